@@ -1,0 +1,412 @@
+//! Pure game rules: no I/O, no threads, no parsing library, no logging.
+//!
+//! Every game is a small position value implementing [`Game`]. History, undo, clocks and swap
+//! bookkeeping live in the engine session, never in a position. Per-game variant settings (board
+//! size, misère, blocked cells, …) live in the game's [`GameConfig`], from which
+//! [`Game::new`] builds the start position.
+
+pub mod mnk;
+
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two players. Black always moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    /// The other player.
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for Black, 1 for White: an index into per-colour tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The GTP letter, `B` or `W`.
+    pub const fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "black",
+            Color::White => "white",
+        })
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+impl Outcome {
+    /// The outcome from `color`'s point of view: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn reward_for(self, color: Color) -> f64 {
+        match self {
+            Outcome::Win(winner) if winner == color => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+
+    /// The GTP `final_score` text without a disc count: `B+`, `W+` or `0`.
+    pub fn score_text(self) -> String {
+        match self {
+            Outcome::Win(color) => format!("{}+", color.letter()),
+            Outcome::Draw => "0".to_string(),
+        }
+    }
+}
+
+/// Why a move text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in this game's notation at all.
+    Syntax,
+    /// The text is well formed but names a cell outside the board.
+    OffBoard,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveError::Syntax => "not a move",
+            MoveError::OffBoard => "off the board",
+        })
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a move could not be played. The position is unchanged after any of these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The game is already over.
+    GameOver,
+    /// The cell is taken, the move breaks a rule, or the move is not of this game.
+    Illegal,
+    /// The game does not let this colour move now (for example an out-of-turn move where the
+    /// game cannot hand the turn over).
+    WrongTurn,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlayError::GameOver => "the game is over",
+            PlayError::Illegal => "illegal move",
+            PlayError::WrongTurn => "not this colour's turn",
+        })
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// Why a variant setting was refused. The configuration is unchanged after any of these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// The game has no board of this size.
+    UnacceptableSize,
+    /// The game has no parameter of this name.
+    UnknownParam,
+    /// The value does not fit the parameter; the text says what was expected.
+    InvalidValue(String),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::UnacceptableSize => f.write_str("unacceptable size"),
+            ConfigError::UnknownParam => f.write_str("unknown parameter"),
+            ConfigError::InvalidValue(why) => write!(f, "invalid value: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The type of a variant parameter, as GoGui's parameter dialog shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Bool,
+    Int,
+    String,
+}
+
+/// A variant parameter and its current value, for `param_game`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    pub value: String,
+}
+
+impl Param {
+    pub fn bool(name: &'static str, value: bool) -> Param {
+        Param { name, kind: ParamKind::Bool, value: if value { "1" } else { "0" }.to_string() }
+    }
+
+    pub fn int(name: &'static str, value: impl fmt::Display) -> Param {
+        Param { name, kind: ParamKind::Int, value: value.to_string() }
+    }
+
+    pub fn string(name: &'static str, value: impl Into<String>) -> Param {
+        Param { name, kind: ParamKind::String, value: value.into() }
+    }
+}
+
+/// Reads a `param_game` boolean: `0`/`1`, `true`/`false`.
+///
+/// # Errors
+/// [`ConfigError::InvalidValue`] for anything else.
+pub fn parse_bool_param(value: &str) -> Result<bool, ConfigError> {
+    match value.to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" | "yes" => Ok(true),
+        "0" | "false" | "off" | "no" => Ok(false),
+        _ => Err(ConfigError::InvalidValue("expected 0 or 1".to_string())),
+    }
+}
+
+/// Reads a `param_game` integer within `range`.
+///
+/// # Errors
+/// [`ConfigError::InvalidValue`] when the text is not an integer in the range.
+pub fn parse_int_param(
+    value: &str,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, ConfigError> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            ConfigError::InvalidValue(format!(
+                "expected an integer from {} to {}",
+                range.start(),
+                range.end()
+            ))
+        })
+}
+
+/// The variant settings of one game: board size and rule options.
+pub trait GameConfig: Clone + Send + Sync + fmt::Debug + 'static {
+    /// Board width and height.
+    fn size(&self) -> (usize, usize);
+
+    /// Sets the board size.
+    ///
+    /// # Errors
+    /// [`ConfigError::UnacceptableSize`] when the game has no such board; the config is unchanged.
+    fn set_size(&mut self, width: usize, height: usize) -> Result<(), ConfigError>;
+
+    /// Every variant parameter with its current value, in a stable order.
+    fn params(&self) -> Vec<Param>;
+
+    /// Sets one variant parameter.
+    ///
+    /// # Errors
+    /// [`ConfigError::UnknownParam`] or [`ConfigError::InvalidValue`]; the config is unchanged.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), ConfigError>;
+}
+
+/// The rules of one two-player game, as a position value.
+///
+/// `play_unchecked` is the search path: it `debug_assert!`s legality and trusts the caller.
+/// `play` and `play_as` are the protocol path: they check, and leave the position untouched on
+/// error.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    type Move: Copy + Eq + Hash + Send + Sync + fmt::Debug + 'static;
+    type Config: GameConfig;
+
+    /// The start position of the variant `config` describes.
+    fn new(config: &Self::Config) -> Self;
+
+    /// The player whose turn it is.
+    fn to_move(&self) -> Color;
+
+    /// Appends every legal move to `out` (which the caller clears). Empty once the game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Whether `mv` is legal for the side to move. False once the game is over.
+    fn is_legal(&self, mv: Self::Move) -> bool;
+
+    /// Plays a legal move for the side to move.
+    ///
+    /// # Panics
+    /// In debug builds, when `mv` is not legal. In release builds an illegal move leaves the
+    /// position in an unspecified (but memory-safe) state.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// The result once the game is over; `None` while it runs.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Zobrist hash of the whole position, side to move included.
+    fn hash(&self) -> u64;
+
+    /// Reads a move in this game's notation (see DESIGN.md for each game's cell names).
+    ///
+    /// # Errors
+    /// [`MoveError`] when the text is not a move or names a cell off the board.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// Writes a move in this game's notation; `parse_move(format_move(m)) == m`.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// A text diagram of the position for `showboard`, lines separated by `\n`, no trailing
+    /// newline.
+    fn board_text(&self) -> String;
+
+    /// Plays a legal move for the side to move.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] or [`PlayError::Illegal`]; the position is unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), PlayError> {
+        if self.outcome().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if !self.is_legal(mv) {
+            return Err(PlayError::Illegal);
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Makes `color` the side to move, as GTP's `play` and `genmove` for the other colour need.
+    /// Games where stones may be placed in any order (Go-style set-up) just switch the turn;
+    /// Reversi inserts a forced pass. Does nothing when `color` is already to move.
+    ///
+    /// # Errors
+    /// [`PlayError::WrongTurn`] when the game cannot hand the turn over (the default);
+    /// [`PlayError::GameOver`] after the end. The position is unchanged.
+    fn give_turn_to(&mut self, color: Color) -> Result<(), PlayError> {
+        if self.outcome().is_some() {
+            Err(PlayError::GameOver)
+        } else if self.to_move() == color {
+            Ok(())
+        } else {
+            Err(PlayError::WrongTurn)
+        }
+    }
+
+    /// Plays `mv` for `color`, handing the turn over first when needed.
+    ///
+    /// # Errors
+    /// Any [`PlayError`]; the position is unchanged.
+    fn play_as(&mut self, color: Color, mv: Self::Move) -> Result<(), PlayError> {
+        let mut next = self.clone();
+        next.give_turn_to(color)?;
+        next.play(mv)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// The `final_score` text of a finished game: `B+`, `W+` or `0` by default; games that count
+    /// (Reversi) add the margin. `None` while the game runs.
+    fn score_text(&self) -> Option<String> {
+        self.outcome().map(Outcome::score_text)
+    }
+
+    /// Plays uniformly random legal moves to the end: the default playout policy. Games
+    /// override it with faster or smarter policies.
+    fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {
+        let mut moves = Vec::new();
+        loop {
+            if let Some(outcome) = self.outcome() {
+                return outcome;
+            }
+            moves.clear();
+            self.legal_moves(&mut moves);
+            debug_assert!(!moves.is_empty(), "a running game must have a legal move");
+            let mv = moves[rng.random_range(0..moves.len())];
+            self.play_unchecked(mv);
+        }
+    }
+}
+
+/// Counts the positions exactly `depth` moves after `position`. A game that ends earlier
+/// contributes nothing below its end, so the count is that of move sequences of that length.
+pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if position.outcome().is_some() {
+        return 0;
+    }
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// `N` pseudo-random 64-bit Zobrist keys from `seed`, computed at compile time (SplitMix64).
+pub const fn zobrist_keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        keys[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    keys
+}
+
+/// Column letters of Go-style vertices: A to Z without I.
+pub const GO_COLUMN_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// Reads a Go-style vertex (`A1`, `t19`; column letters skip I, row 1 at the bottom) as
+/// zero-based `(column, row from the bottom)`.
+///
+/// # Errors
+/// [`MoveError::Syntax`] when the text is not a vertex, [`MoveError::OffBoard`] when it lies
+/// outside `width` x `height`.
+pub fn parse_go_vertex(text: &str, width: usize, height: usize) -> Result<(usize, usize), MoveError> {
+    let bytes = text.as_bytes();
+    let Some((&letter, digits)) = bytes.split_first() else {
+        return Err(MoveError::Syntax);
+    };
+    let letter = letter.to_ascii_uppercase();
+    let column = GO_COLUMN_LETTERS.iter().position(|&c| c == letter).ok_or(MoveError::Syntax)?;
+    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(MoveError::Syntax);
+    }
+    let row: usize = std::str::from_utf8(digits).map_err(|_| MoveError::Syntax)?.parse().map_err(|_| MoveError::Syntax)?;
+    if row == 0 || row > height || column >= width {
+        return Err(MoveError::OffBoard);
+    }
+    Ok((column, row - 1))
+}
+
+/// Writes a Go-style vertex from zero-based `(column, row from the bottom)`.
+pub fn format_go_vertex(column: usize, row: usize) -> String {
+    format!("{}{}", GO_COLUMN_LETTERS[column] as char, row + 1)
+}
