@@ -4,5 +4,8 @@
 //! Data flows one way: bytes → [`protocol`] (preprocess, parse) → command → [`engine`] session
 //! → [`games`] / [`search`] → result → [`protocol`] (format) → bytes.
 
+pub mod bench;
+pub mod engine;
 pub mod games;
+pub mod protocol;
 pub mod search;

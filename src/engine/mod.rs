@@ -1,0 +1,160 @@
+//! The engine session: the current game with its history and search tree, the search settings,
+//! and one handler per command group. It turns a typed [`Command`] into a reply text and never
+//! touches stdin or stdout.
+
+mod active_game;
+mod game_setup;
+mod games;
+mod moves;
+mod search_settings;
+
+pub use active_game::{ActiveGame, GameState, GenMove, SearchRequest, SearchSummary};
+pub use games::{GAMES, GameEntry, find_game};
+pub use search_settings::SearchSettings;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::protocol::command::{COMMANDS, Command, CommandError};
+
+/// A failed command, displayed as the exact GTP error text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GtpError {
+    UnknownCommand,
+    Syntax,
+    UnacceptableSize,
+    IllegalMove,
+    CannotUndo,
+    CannotScore,
+    UnknownGame,
+    UnknownParameter,
+    InvalidValue(String),
+}
+
+impl fmt::Display for GtpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GtpError::UnknownCommand => f.write_str("unknown command"),
+            GtpError::Syntax => f.write_str("syntax error"),
+            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
+            GtpError::IllegalMove => f.write_str("illegal move"),
+            GtpError::CannotUndo => f.write_str("cannot undo"),
+            GtpError::CannotScore => f.write_str("cannot score"),
+            GtpError::UnknownGame => f.write_str("unknown game"),
+            GtpError::UnknownParameter => f.write_str("unknown parameter"),
+            GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for GtpError {}
+
+impl From<CommandError> for GtpError {
+    fn from(error: CommandError) -> GtpError {
+        match error {
+            CommandError::Unknown => GtpError::UnknownCommand,
+            CommandError::Syntax => GtpError::Syntax,
+            CommandError::UnacceptableSize => GtpError::UnacceptableSize,
+        }
+    }
+}
+
+/// Everything one engine process remembers between commands.
+pub struct Session {
+    game: Box<dyn ActiveGame>,
+    settings: SearchSettings,
+    komi: f64,
+    quit: bool,
+    /// Raised by the input reader (GoGui's `# interrupt`) to end a running search early.
+    interrupt: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// A session playing `game` (a registry name), with default settings.
+    ///
+    /// # Errors
+    /// [`GtpError::UnknownGame`] when no game has that name.
+    pub fn new(game: &str) -> Result<Session, GtpError> {
+        let settings = SearchSettings::default();
+        let entry = find_game(game).ok_or(GtpError::UnknownGame)?;
+        Ok(Session {
+            game: (entry.create)(&settings.params),
+            settings,
+            komi: 0.0,
+            quit: false,
+            interrupt: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The flag an input reader raises to interrupt a running `genmove`.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.interrupt)
+    }
+
+    /// Whether `quit` was received.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &dyn ActiveGame {
+        self.game.as_ref()
+    }
+
+    /// The search settings.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Runs one command and returns its reply text. Blocks while a search runs.
+    ///
+    /// # Errors
+    /// The command's [`GtpError`]; the session state is then unchanged.
+    pub fn execute(&mut self, command: Command) -> Result<String, GtpError> {
+        match command {
+            Command::ProtocolVersion => Ok("2".to_string()),
+            Command::Name => Ok("ponder".to_string()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            Command::KnownCommand(name) => Ok(self.knows(&name).to_string()),
+            Command::ListCommands => Ok(self.command_names().join("\n")),
+            Command::Quit => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            Command::BoardSize { width, height } => self.set_board_size(width, height),
+            Command::ClearBoard => self.clear_board(),
+            Command::Komi(komi) => {
+                self.komi = komi;
+                Ok(String::new())
+            }
+            Command::ListGames => Ok(games::list_games()),
+            Command::SetGame(name) => self.set_game(&name),
+            Command::ParamGame(request) => self.param_game(request),
+            Command::SetPosition(stones) => self.set_position(&stones),
+            Command::Play { color, mv } => self.play(color, &mv),
+            Command::GenMove(color) => self.genmove(color, true),
+            Command::RegGenMove(color) => self.genmove(color, false),
+            Command::Undo => self.undo(),
+            Command::ShowBoard => Ok(format!("\n{}", self.game.board_text())),
+            Command::FinalScore => self.game.final_score(),
+            Command::Perft(depth) => Ok(self.game.perft(depth).to_string()),
+            Command::ParamSearch(request) => self.param_search(request),
+            Command::Stats => Ok(self.stats()),
+        }
+    }
+
+    /// Names of the commands available now, in registry order.
+    fn command_names(&self) -> Vec<&'static str> {
+        COMMANDS.iter().map(|spec| spec.name).collect()
+    }
+
+    fn knows(&self, name: &str) -> bool {
+        self.command_names().contains(&name)
+    }
+
+    /// The komi last set (kept for GUIs; none of our games uses it).
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+}

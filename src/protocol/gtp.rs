@@ -1,0 +1,176 @@
+//! The GTP front end: a named reader thread turns input bytes into lines (and raises the
+//! interrupt flag on `# interrupt`), the calling thread runs each command on the session and
+//! writes its reply, strictly in order.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+
+use super::command::parse_command;
+use super::line::{LineError, format_reply, is_interrupt, parse_command_line, preprocess};
+use crate::engine::{GtpError, Session};
+
+/// Lines longer than this are answered `? syntax error` without being kept in memory.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// What the reader thread hands to the control thread.
+enum Input {
+    Line(Vec<u8>),
+    TooLong,
+}
+
+/// Runs a GTP session until `quit` or the end of `input`. Blocks.
+///
+/// # Errors
+/// Only a failed write to `output` (for example a closed pipe) ends the loop with an error.
+pub fn run(
+    mut session: Session,
+    input: impl Read + Send + 'static,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let lines = spawn_reader(input, session.interrupt_flag());
+    for line in lines {
+        let reply = match line {
+            Input::TooLong => Some(format_reply(None, &Err(GtpError::Syntax.to_string()))),
+            Input::Line(raw) => answer(&mut session, &raw),
+        };
+        if let Some(reply) = reply {
+            output.write_all(reply.as_bytes())?;
+            output.flush()?;
+        }
+        if session.quit_requested() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The reply to one raw line, or `None` for a blank or comment line.
+pub fn answer(session: &mut Session, raw: &[u8]) -> Option<String> {
+    let line = preprocess(raw);
+    let (id, result) = match parse_command_line(&line) {
+        Ok(None) => return None,
+        Err(LineError::IdTooLarge) => (None, Err(GtpError::Syntax)),
+        Ok(Some(command_line)) => {
+            let result = parse_command(&command_line.name, &command_line.args)
+                .map_err(GtpError::from)
+                .and_then(|command| session.execute(command));
+            (command_line.id, result)
+        }
+    };
+    Some(format_reply(id, &result.map_err(|error| error.to_string())))
+}
+
+/// Starts the reader thread. `# interrupt` lines raise `interrupt` at once (the control thread
+/// may be busy searching) and are otherwise comments.
+fn spawn_reader(
+    input: impl Read + Send + 'static,
+    interrupt: Arc<AtomicBool>,
+) -> mpsc::Receiver<Input> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("stdin-reader".to_string())
+        .spawn(move || {
+            let mut reader = BufReader::new(input);
+            loop {
+                let line = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
+                    Ok(Some(line)) => line,
+                    Ok(None) | Err(_) => break,
+                };
+                if let Input::Line(raw) = &line {
+                    if is_interrupt(raw) {
+                        interrupt.store(true, Ordering::SeqCst);
+                        continue;
+                    }
+                }
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("cannot start the input reader thread");
+    receiver
+}
+
+/// Reads one line without its newline; `None` at the end of input. A line longer than `limit`
+/// is skipped to its end and reported as [`Input::TooLong`].
+fn read_line_capped(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Input>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut read_anything = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            break;
+        }
+        read_anything = true;
+        let (chunk, found_newline) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], true),
+            None => (buffer, false),
+        };
+        if !too_long && line.len() + chunk.len() <= limit {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line = Vec::new();
+        }
+        let consumed = chunk.len() + usize::from(found_newline);
+        reader.consume(consumed);
+        if found_newline {
+            break;
+        }
+    }
+    Ok(match (read_anything, too_long) {
+        (false, _) => None,
+        (true, true) => Some(Input::TooLong),
+        (true, false) => Some(Input::Line(line)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(input: &str) -> String {
+        let mut session = Session::new("tictactoe").unwrap();
+        session
+            .execute(crate::protocol::command::Command::ParamSearch(
+                crate::protocol::command::ParamRequest::Set("seed".into(), "1".into()),
+            ))
+            .unwrap();
+        let mut output = Vec::new();
+        run(
+            session,
+            io::Cursor::new(input.as_bytes().to_vec()),
+            &mut output,
+        )
+        .unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn replies_come_in_order_with_ids() {
+        assert_eq!(
+            transcript("1 name\n\n# comment\n2 protocol_version\nfoo\n"),
+            "=1 ponder\n\n=2 2\n\n? unknown command\n\n"
+        );
+    }
+
+    #[test]
+    fn quit_ends_the_session_and_later_lines_are_ignored() {
+        assert_eq!(transcript("quit\nname\n"), "= \n\n");
+    }
+
+    #[test]
+    fn long_lines_are_skipped_to_their_end() {
+        let mut reader = io::Cursor::new(b"abcdef\nxy\n".to_vec());
+        assert!(matches!(
+            read_line_capped(&mut reader, 3),
+            Ok(Some(Input::TooLong))
+        ));
+        assert!(
+            matches!(read_line_capped(&mut reader, 3), Ok(Some(Input::Line(line))) if line == b"xy")
+        );
+        assert!(matches!(read_line_capped(&mut reader, 3), Ok(None)));
+    }
+}
