@@ -7,14 +7,15 @@ mod game_setup;
 mod games;
 mod moves;
 mod search_settings;
+mod signals;
 
 pub use active_game::{ActiveGame, GameState, GenMove, SearchRequest, SearchSummary};
 pub use games::{GAMES, GameEntry, find_game};
 pub use search_settings::SearchSettings;
+pub use signals::InputSignals;
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use crate::protocol::command::{COMMANDS, Command, CommandError};
 
@@ -66,8 +67,8 @@ pub struct Session {
     settings: SearchSettings,
     komi: f64,
     quit: bool,
-    /// Raised by the input reader (GoGui's `# interrupt`) to end a running search early.
-    interrupt: Arc<AtomicBool>,
+    /// Raised by the input reader to end a running search early.
+    signals: Arc<InputSignals>,
 }
 
 impl Session {
@@ -83,13 +84,13 @@ impl Session {
             settings,
             komi: 0.0,
             quit: false,
-            interrupt: Arc::new(AtomicBool::new(false)),
+            signals: Arc::new(InputSignals::default()),
         })
     }
 
-    /// The flag an input reader raises to interrupt a running `genmove`.
-    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.interrupt)
+    /// The signals an input reader raises to end a running search.
+    pub fn input_signals(&self) -> Arc<InputSignals> {
+        Arc::clone(&self.signals)
     }
 
     /// Whether `quit` was received.

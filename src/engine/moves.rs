@@ -1,7 +1,5 @@
 //! Handlers that change or read the game's moves: `play`, `genmove`, `reg_genmove`, `undo`.
 
-use std::sync::atomic::Ordering;
-
 use super::active_game::{GenMove, SearchRequest};
 use super::{GtpError, Session};
 use crate::games::Color;
@@ -19,16 +17,20 @@ impl Session {
 
     /// `genmove` (plays the move) and `reg_genmove` (does not). A finished game answers
     /// `resign` for its loser and `pass` otherwise. An interrupt that arrived before the search
-    /// started is discarded: it was meant for an earlier command.
+    /// started is discarded: it was meant for an earlier command. A search without any limit
+    /// ends at the end of input.
     pub(super) fn genmove(&mut self, color: Color, commit: bool) -> Result<String, GtpError> {
-        self.interrupt.store(false, Ordering::SeqCst);
+        let limits = self.settings.limits();
+        let unlimited = limits.max_visits.is_none() && limits.max_time.is_none();
+        self.signals.begin_search(unlimited, false);
         let request = SearchRequest {
-            limits: self.settings.limits(),
+            limits,
             seed: self.settings.next_search_seed(),
-            stop: &self.interrupt,
+            stop: self.signals.stop_flag(),
         };
-        let answer = self.game.genmove(color, &request, commit)?;
-        self.interrupt.store(false, Ordering::SeqCst);
+        let answer = self.game.genmove(color, &request, commit);
+        self.signals.end_search();
+        let answer = answer?;
         Ok(match answer {
             GenMove::Move(mv, summary) => {
                 if let Some(summary) = summary {

@@ -3,12 +3,12 @@
 //! writes its reply, strictly in order.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use super::command::parse_command;
 use super::line::{LineError, format_reply, is_interrupt, parse_command_line, preprocess};
-use crate::engine::{GtpError, Session};
+use crate::engine::{GtpError, InputSignals, Session};
+use std::sync::Arc;
 
 /// Lines longer than this are answered `? syntax error` without being kept in memory.
 pub const MAX_LINE_BYTES: usize = 8 << 20;
@@ -28,8 +28,10 @@ pub fn run(
     input: impl Read + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let lines = spawn_reader(input, session.interrupt_flag());
+    let signals = session.input_signals();
+    let lines = spawn_reader(input, Arc::clone(&signals));
     for line in lines {
+        signals.line_taken();
         let reply = match line {
             Input::TooLong => Some(format_reply(None, &Err(GtpError::Syntax.to_string()))),
             Input::Line(raw) => answer(&mut session, &raw),
@@ -61,11 +63,13 @@ pub fn answer(session: &mut Session, raw: &[u8]) -> Option<String> {
     Some(format_reply(id, &result.map_err(|error| error.to_string())))
 }
 
-/// Starts the reader thread. `# interrupt` lines raise `interrupt` at once (the control thread
-/// may be busy searching) and are otherwise comments.
+/// Starts the reader thread. It signals a running search at once (the control thread may be
+/// busy searching): `# interrupt` lines stop it (and are otherwise comments), other lines stop
+/// searches that end on input, the end of input stops searches without limits. Blank and
+/// comment lines are dropped here, so they neither count nor stop anything.
 fn spawn_reader(
     input: impl Read + Send + 'static,
-    interrupt: Arc<AtomicBool>,
+    signals: Arc<InputSignals>,
 ) -> mpsc::Receiver<Input> {
     let (sender, receiver) = mpsc::channel();
     std::thread::Builder::new()
@@ -77,16 +81,19 @@ fn spawn_reader(
                     Ok(Some(line)) => line,
                     Ok(None) | Err(_) => break,
                 };
-                if let Input::Line(raw) = &line {
-                    if is_interrupt(raw) {
-                        interrupt.store(true, Ordering::SeqCst);
+                match &line {
+                    Input::Line(raw) if is_interrupt(raw) => {
+                        signals.interrupt();
                         continue;
                     }
+                    Input::Line(raw) if preprocess(raw).is_empty() => continue,
+                    _ => signals.line_arrived(),
                 }
                 if sender.send(line).is_err() {
                     break;
                 }
             }
+            signals.input_closed();
         })
         .expect("cannot start the input reader thread");
     receiver
