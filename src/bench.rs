@@ -17,26 +17,10 @@ pub struct BenchPosition {
 
 /// The workload, game by game.
 pub const WORKLOAD: &[BenchPosition] = &[
-    BenchPosition {
-        game: "tictactoe",
-        moves: &[],
-        visits: 50_000,
-    },
-    BenchPosition {
-        game: "tictactoe",
-        moves: &["b2", "a1"],
-        visits: 50_000,
-    },
-    BenchPosition {
-        game: "gomoku",
-        moves: &[],
-        visits: 20_000,
-    },
-    BenchPosition {
-        game: "gomoku",
-        moves: &["H8", "J9", "H9", "H10"],
-        visits: 20_000,
-    },
+    BenchPosition { game: "tictactoe", moves: &[], visits: 50_000 },
+    BenchPosition { game: "tictactoe", moves: &["b2", "a1"], visits: 50_000 },
+    BenchPosition { game: "gomoku", moves: &[], visits: 20_000 },
+    BenchPosition { game: "gomoku", moves: &["H8", "J9", "H9", "H10"], visits: 20_000 },
 ];
 
 /// What one position's search did.
@@ -54,15 +38,9 @@ pub struct BenchLine {
 /// # Errors
 /// A message when `game` has no positions in the workload or a workload command fails.
 pub fn run_workload(game: Option<&str>) -> Result<Vec<BenchLine>, String> {
-    let positions: Vec<&BenchPosition> = WORKLOAD
-        .iter()
-        .filter(|p| game.is_none_or(|g| g == p.game))
-        .collect();
+    let positions: Vec<&BenchPosition> = WORKLOAD.iter().filter(|p| game.is_none_or(|g| g == p.game)).collect();
     if positions.is_empty() {
-        return Err(format!(
-            "no bench positions for game '{}'",
-            game.unwrap_or_default()
-        ));
+        return Err(format!("no bench positions for game '{}'", game.unwrap_or_default()));
     }
     positions.into_iter().map(run_position).collect()
 }
@@ -76,27 +54,13 @@ fn run_position(position: &BenchPosition) -> Result<BenchLine, String> {
         ("max_time", "0".to_string()),
         ("max_visits", position.visits.to_string()),
     ] {
-        run(Command::ParamSearch(ParamRequest::Set(
-            name.to_string(),
-            value,
-        )))?;
+        run(Command::ParamSearch(ParamRequest::Set(name.to_string(), value)))?;
     }
     for (index, mv) in position.moves.iter().enumerate() {
-        let color = if index % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        run(Command::Play {
-            color,
-            mv: mv.to_string(),
-        })?;
+        let color = if index % 2 == 0 { Color::Black } else { Color::White };
+        run(Command::Play { color, mv: mv.to_string() })?;
     }
-    let to_move = if position.moves.len() % 2 == 0 {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let to_move = if position.moves.len() % 2 == 0 { Color::Black } else { Color::White };
     let started = Instant::now();
     run(Command::RegGenMove(to_move))?;
     let elapsed = started.elapsed();

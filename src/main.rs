@@ -73,10 +73,7 @@ fn main() -> ExitCode {
     let result = match cli.tool {
         None => run_engine(&cli.engine),
         Some(Tool::Perft { depth, engine }) => configured_session(&engine).map(|mut session| {
-            println!(
-                "{}",
-                session.execute(Command::Perft(depth)).unwrap_or_default()
-            );
+            println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
         }),
         Some(Tool::Bench { game }) => run_bench(game.as_deref()),
     };
@@ -101,29 +98,17 @@ fn run_engine(options: &EngineOptions) -> Result<(), String> {
 
 /// A session with the command-line options applied through the same commands a GUI would send.
 fn configured_session(options: &EngineOptions) -> Result<Session, String> {
-    let games = || {
-        GAMES
-            .iter()
-            .map(|entry| entry.name)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut session = Session::new(&options.game)
-        .map_err(|_| format!("unknown game '{}' (games: {})", options.game, games()))?;
+    let games = || GAMES.iter().map(|entry| entry.name).collect::<Vec<_>>().join(", ");
+    let mut session =
+        Session::new(&options.game).map_err(|_| format!("unknown game '{}' (games: {})", options.game, games()))?;
     let describe = |what: &str, error: GtpError| format!("{what}: {error}");
     if let Some(size) = &options.size {
-        let (width, height) =
-            parse_size(size).ok_or_else(|| format!("--size {size}: expected N or WxH"))?;
-        session
-            .execute(Command::BoardSize { width, height })
-            .map_err(|e| describe("--size", e))?;
+        let (width, height) = parse_size(size).ok_or_else(|| format!("--size {size}: expected N or WxH"))?;
+        session.execute(Command::BoardSize { width, height }).map_err(|e| describe("--size", e))?;
     }
     let mut set = |name: &str, value: String| {
         session
-            .execute(Command::ParamSearch(ParamRequest::Set(
-                name.to_string(),
-                value,
-            )))
+            .execute(Command::ParamSearch(ParamRequest::Set(name.to_string(), value)))
             .map(drop)
             .map_err(|e| describe(&format!("--{}", name.replace('_', "-")), e))
     };
@@ -168,10 +153,7 @@ fn run_bench(game: Option<&str>) -> Result<(), String> {
     println!("===========================");
     println!("Total time (s) : {seconds:.3}");
     println!("Playouts       : {playouts}");
-    println!(
-        "Playouts/second: {:.0}",
-        playouts as f64 / seconds.max(1e-9)
-    );
+    println!("Playouts/second: {:.0}", playouts as f64 / seconds.max(1e-9));
     println!("Bench: {}", ponder::bench::signature(&lines));
     Ok(())
 }

@@ -23,19 +23,8 @@ fn scripts(dir: &Path, found: &mut Vec<PathBuf>) {
 /// command-line arguments (for example `#! --game gomoku`).
 fn run_script(script: &Path) -> String {
     let input = std::fs::read(script).unwrap();
-    let mut args = vec![
-        "--seed",
-        "1",
-        "--threads",
-        "1",
-        "--max-time",
-        "0",
-        "--max-visits",
-        "1000",
-    ];
-    let first_line =
-        String::from_utf8_lossy(input.split(|&b| b == b'\n').next().unwrap_or_default())
-            .to_string();
+    let mut args = vec!["--seed", "1", "--threads", "1", "--max-time", "0", "--max-visits", "1000"];
+    let first_line = String::from_utf8_lossy(input.split(|&b| b == b'\n').next().unwrap_or_default()).to_string();
     if let Some(extra) = first_line.strip_prefix("#!") {
         args.extend(extra.split_whitespace());
     }
@@ -49,22 +38,14 @@ fn run_script(script: &Path) -> String {
         .unwrap();
     child.stdin.take().unwrap().write_all(&input).unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{} exited with {}",
-        script.display(),
-        output.status
-    );
+    assert!(output.status.success(), "{} exited with {}", script.display(), output.status);
     String::from_utf8(output.stdout).unwrap()
 }
 
 #[test]
 fn golden_transcripts_match() {
     let mut found = Vec::new();
-    scripts(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-specs"),
-        &mut found,
-    );
+    scripts(&Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-specs"), &mut found);
     found.sort();
     assert!(!found.is_empty(), "no transcripts found");
     let bless = std::env::var_os("PONDER_BLESS").is_some();
@@ -76,17 +57,10 @@ fn golden_transcripts_match() {
             std::fs::write(&expected_path, &actual).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
-            panic!(
-                "{} has no .out file; run with PONDER_BLESS=1",
-                script.display()
-            )
-        });
+        let expected = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|_| panic!("{} has no .out file; run with PONDER_BLESS=1", script.display()));
         if actual != expected {
-            failures.push(format!(
-                "{}:\n--- expected\n{expected}\n--- actual\n{actual}",
-                script.display()
-            ));
+            failures.push(format!("{}:\n--- expected\n{expected}\n--- actual\n{actual}", script.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -5,13 +5,8 @@ use ponder::protocol::gtp::answer;
 
 fn session_with(commands: &[&str]) -> Session {
     let mut session = Session::new("tictactoe").unwrap();
-    for command in [
-        "param_search seed 3",
-        "param_search max_time 0",
-        "param_search max_visits 500",
-    ]
-    .iter()
-    .chain(commands)
+    for command in
+        ["param_search seed 3", "param_search max_time 0", "param_search max_visits 500"].iter().chain(commands)
     {
         let reply = answer(&mut session, command.as_bytes()).unwrap();
         assert!(reply.starts_with('='), "{command}: {reply}");
@@ -25,11 +20,7 @@ fn state(session: &mut Session) -> Vec<String> {
         .iter()
         .map(|command| answer(session, command.as_bytes()).unwrap())
         .collect();
-    state.push(format!(
-        "{:?} {}",
-        session.game().to_move(),
-        session.game().moves_played()
-    ));
+    state.push(format!("{:?} {}", session.game().to_move(), session.game().moves_played()));
     state
 }
 
@@ -42,12 +33,7 @@ fn assert_refused(session: &mut Session, raw: &[u8], expected: &str) {
         "{}",
         String::from_utf8_lossy(&raw[..raw.len().min(80)])
     );
-    assert_eq!(
-        state(session),
-        before,
-        "state changed after {}",
-        String::from_utf8_lossy(&raw[..raw.len().min(80)])
-    );
+    assert_eq!(state(session), before, "state changed after {}", String::from_utf8_lossy(&raw[..raw.len().min(80)]));
 }
 
 #[test]
@@ -95,31 +81,16 @@ fn out_of_range_size() {
     assert_refused(&mut session, b"boardsize 1", "? unacceptable size\n\n");
     assert_refused(&mut session, b"boardsize 11", "? unacceptable size\n\n");
     assert_refused(&mut session, b"boardsize 3 40", "? unacceptable size\n\n");
-    assert_refused(
-        &mut session,
-        b"rectangular_boardsize 0 3",
-        "? unacceptable size\n\n",
-    );
-    assert_refused(
-        &mut session,
-        b"boardsize 18446744073709551616",
-        "? unacceptable size\n\n",
-    );
+    assert_refused(&mut session, b"rectangular_boardsize 0 3", "? unacceptable size\n\n");
+    assert_refused(&mut session, b"boardsize 18446744073709551616", "? unacceptable size\n\n");
     assert_refused(&mut session, b"boardsize x", "? syntax error\n\n");
 }
 
 #[test]
 fn id_too_large_for_its_type() {
     let mut session = session_with(&["play b b2"]);
-    assert_refused(
-        &mut session,
-        b"18446744073709551616 name",
-        "? syntax error\n\n",
-    );
-    assert_eq!(
-        answer(&mut session, b"18446744073709551615 name").as_deref(),
-        Some("=18446744073709551615 ponder\n\n")
-    );
+    assert_refused(&mut session, b"18446744073709551616 name", "? syntax error\n\n");
+    assert_eq!(answer(&mut session, b"18446744073709551615 name").as_deref(), Some("=18446744073709551615 ponder\n\n"));
 }
 
 #[test]
@@ -144,17 +115,8 @@ fn non_utf8_bytes() {
 
 #[test]
 fn a_move_after_the_game_ended() {
-    let mut session = session_with(&[
-        "play b a1",
-        "play w a2",
-        "play b b1",
-        "play w b2",
-        "play b c1",
-    ]);
-    assert_eq!(
-        answer(&mut session, b"final_score").as_deref(),
-        Some("= B+\n\n")
-    );
+    let mut session = session_with(&["play b a1", "play w a2", "play b b1", "play w b2", "play b c1"]);
+    assert_eq!(answer(&mut session, b"final_score").as_deref(), Some("= B+\n\n"));
     assert_refused(&mut session, b"play w c3", "? illegal move\n\n");
     assert_refused(&mut session, b"play b c3", "? illegal move\n\n");
     // Asked to move in a lost game the loser resigns; the winner passes. Neither changes anything.
@@ -168,24 +130,8 @@ fn undo_and_score_errors() {
     assert_refused(&mut session, b"undo", "? cannot undo\n\n");
     assert_refused(&mut session, b"final_score", "? cannot score\n\n");
     assert_refused(&mut session, b"set_game chess", "? unknown game\n\n");
-    assert_refused(
-        &mut session,
-        b"param_game misere maybe",
-        "? invalid value: expected 0 or 1\n\n",
-    );
-    assert_refused(
-        &mut session,
-        b"param_game colour red",
-        "? unknown parameter\n\n",
-    );
-    assert_refused(
-        &mut session,
-        b"param_search threads 0",
-        "? invalid value: expected an integer from 1 to 256\n\n",
-    );
-    assert_refused(
-        &mut session,
-        b"set_position b a1 w a1",
-        "? illegal move\n\n",
-    );
+    assert_refused(&mut session, b"param_game misere maybe", "? invalid value: expected 0 or 1\n\n");
+    assert_refused(&mut session, b"param_game colour red", "? unknown parameter\n\n");
+    assert_refused(&mut session, b"param_search threads 0", "? invalid value: expected an integer from 1 to 256\n\n");
+    assert_refused(&mut session, b"set_position b a1 w a1", "? illegal move\n\n");
 }

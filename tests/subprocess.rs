@@ -22,12 +22,7 @@ impl Engine {
         if !args.iter().any(|arg| arg.starts_with("-v")) {
             command.env("RUST_LOG", "off");
         }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take();
         let (sender, replies) = channel();
@@ -48,11 +43,7 @@ impl Engine {
                 }
             }
         });
-        Engine {
-            child,
-            stdin,
-            replies,
-        }
+        Engine { child, stdin, replies }
     }
 
     fn send(&mut self, text: &str) {
@@ -112,10 +103,7 @@ fn quit_answers_and_exits() {
     engine.send("7 quit\nname\n");
     assert_eq!(engine.reply(), "=7 ");
     assert!(engine.wait_for_exit().success());
-    assert!(
-        engine.replies.recv_timeout(Duration::from_secs(1)).is_err(),
-        "nothing after quit"
-    );
+    assert!(engine.replies.recv_timeout(Duration::from_secs(1)).is_err(), "nothing after quit");
 }
 
 #[test]
@@ -154,12 +142,7 @@ fn interrupt_ends_an_unlimited_genmove_with_a_move() {
     assert_eq!(engine.reply(), "= ");
     assert!(engine.reply().starts_with("= "));
     let stats = engine.reply();
-    let root_visits: u64 = stats
-        .lines()
-        .find_map(|l| l.strip_prefix("root_visits "))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let root_visits: u64 = stats.lines().find_map(|l| l.strip_prefix("root_visits ")).unwrap().parse().unwrap();
     assert!(root_visits >= 200, "{stats}");
 }
 

@@ -7,14 +7,35 @@ use std::time::Duration;
 
 use super::GtpError;
 use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft};
+use crate::search::tree::Proof;
 use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
 
-/// What `genmove` asks of the search.
-pub struct SearchRequest<'a> {
+/// Called with the root moves while a search runs (live analysis).
+pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
+
+/// What a search is asked to do (`'p` is the progress callback's own lifetime).
+pub struct SearchRequest<'a, 'p> {
     pub limits: Limits,
     pub seed: u64,
-    /// Set from outside (GoGui's `# interrupt`) to end the search early with its best move.
+    /// Set from outside (GoGui's `# interrupt`, a new input line) to end the search early.
     pub stop: &'a AtomicBool,
+    /// Live analysis: called about every interval with the root moves.
+    pub progress: Option<(Duration, ProgressCallback<'p>)>,
+}
+
+/// One root move as analysis shows it: values from the view of the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisMove {
+    pub mv: String,
+    pub visits: u32,
+    /// Mean result for the side to move after this move, in [0, 1]; exact for proven moves.
+    pub winrate: f64,
+    /// The prior the search gave the move, in [0, 1] (uniform until games supply priors).
+    pub prior: f64,
+    /// A lower confidence bound of the win rate, in [0, 1].
+    pub lcb: f64,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<String>,
 }
 
 /// A one-line summary of a finished search, for the log on stderr.
@@ -62,12 +83,16 @@ pub trait ActiveGame: Send {
     /// Replaces the game by a set-up position with no history.
     fn set_position(&mut self, stones: &[(Color, String)]) -> Result<(), GtpError>;
     /// Searches a move for `color`; plays it when `commit`.
-    fn genmove(
-        &mut self,
-        color: Color,
-        request: &SearchRequest,
-        commit: bool,
-    ) -> Result<GenMove, GtpError>;
+    fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError>;
+    /// Searches the position for `color` without playing (analysis, pondering) and returns the
+    /// root moves, best first; empty when the game is over. Blocks for the search.
+    fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError>;
+    /// The root moves of the kept tree when it stands for the current position, else empty.
+    fn last_analysis(&self) -> Vec<AnalysisMove>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// An estimate of the moves the side to move still has to make, for time budgets.
+    fn moves_left_estimate(&self) -> usize;
     /// The `showboard` diagram.
     fn board_text(&self) -> String;
     /// The `final_score` text of a finished game.
@@ -96,18 +121,11 @@ pub struct GameState<G: Game> {
 impl<G: Game> GameState<G> {
     pub fn new(name: &'static str, config: G::Config, params: &SearchParams) -> GameState<G> {
         let start = G::new(&config);
-        GameState {
-            name,
-            config,
-            history: vec![start],
-            search: Search::new(params.clone()),
-        }
+        GameState { name, config, history: vec![start], search: Search::new(params.clone()) }
     }
 
     fn current(&self) -> &G {
-        self.history
-            .last()
-            .expect("the history always holds the start position")
+        self.history.last().expect("the history always holds the start position")
     }
 
     /// Replaces the config after a rule change: new start position, fresh tree.
@@ -119,12 +137,22 @@ impl<G: Game> GameState<G> {
 
     /// Reads a move text in the current position.
     fn parse_move(&self, text: &str) -> Result<G::Move, GtpError> {
-        self.current()
-            .parse_move(text)
-            .map_err(|error| match error {
-                MoveError::Syntax if !text.eq_ignore_ascii_case("pass") => GtpError::Syntax,
-                _ => GtpError::IllegalMove,
-            })
+        self.current().parse_move(text).map_err(|error| match error {
+            MoveError::Syntax if !text.eq_ignore_ascii_case("pass") => GtpError::Syntax,
+            _ => GtpError::IllegalMove,
+        })
+    }
+
+    /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
+    fn run_search(&mut self, position: &G, request: SearchRequest) -> SearchResult<G::Move> {
+        let SearchRequest { limits, seed, stop, progress } = request;
+        match progress {
+            None => self.search.run(position, limits, stop, seed, None),
+            Some((interval, callback)) => {
+                let mut report = |result: &SearchResult<G::Move>| callback(&analysis_moves(position, result));
+                self.search.run(position, limits, stop, seed, Some((interval, &mut report)))
+            }
+        }
     }
 
     fn summary(&self, position: &G, result: &SearchResult<G::Move>, mv: G::Move) -> SearchSummary {
@@ -136,9 +164,7 @@ impl<G: Game> GameState<G> {
             elapsed: result.elapsed,
             value: best.map_or(0.5, |stats| stats.value),
             proof: result.root_proof,
-            pv: best
-                .map(|stats| stats.pv.iter().map(|&m| position.format_move(m)).collect())
-                .unwrap_or_default(),
+            pv: best.map(|stats| stats.pv.iter().map(|&m| position.format_move(m)).collect()).unwrap_or_default(),
         }
     }
 }
@@ -214,15 +240,8 @@ impl<G: Game> ActiveGame for GameState<G> {
         }
         // Black moves next unless Black has placed more stones (KataGo hands the turn to Black
         // after set_position; with uneven stones the other side is the natural one).
-        let black = stones
-            .iter()
-            .filter(|(color, _)| *color == Color::Black)
-            .count();
-        let next = if black > stones.len() - black {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let black = stones.iter().filter(|(color, _)| *color == Color::Black).count();
+        let next = if black > stones.len() - black { Color::White } else { Color::Black };
         if position.outcome().is_none() {
             position.give_turn_to(next).map_err(play_error)?;
         }
@@ -230,25 +249,14 @@ impl<G: Game> ActiveGame for GameState<G> {
         Ok(())
     }
 
-    fn genmove(
-        &mut self,
-        color: Color,
-        request: &SearchRequest,
-        commit: bool,
-    ) -> Result<GenMove, GtpError> {
+    fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError> {
         let current = self.current();
         if let Some(outcome) = current.outcome() {
-            return Ok(if outcome.reward_for(color) == 0.0 {
-                GenMove::Resign
-            } else {
-                GenMove::Pass
-            });
+            return Ok(if outcome.reward_for(color) == 0.0 { GenMove::Resign } else { GenMove::Pass });
         }
         let mut position = current.clone();
         position.give_turn_to(color).map_err(play_error)?;
-        let result = self
-            .search
-            .run(&position, request.limits, request.stop, request.seed, None);
+        let result = self.run_search(&position, request);
         let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
         let summary = self.summary(&position, &result, mv);
         let text = position.format_move(mv);
@@ -257,6 +265,31 @@ impl<G: Game> ActiveGame for GameState<G> {
             self.history.push(position);
         }
         Ok(GenMove::Move(text, Some(summary)))
+    }
+
+    fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError> {
+        if self.current().outcome().is_some() {
+            return Ok(Vec::new());
+        }
+        let mut position = self.current().clone();
+        position.give_turn_to(color).map_err(play_error)?;
+        let result = self.run_search(&position, request);
+        Ok(analysis_moves(&position, &result))
+    }
+
+    fn last_analysis(&self) -> Vec<AnalysisMove> {
+        let position = self.current();
+        self.search.kept_result(position).map(|result| analysis_moves(position, &result)).unwrap_or_default()
+    }
+
+    fn is_over(&self) -> bool {
+        self.current().outcome().is_some()
+    }
+
+    fn moves_left_estimate(&self) -> usize {
+        let mut moves = Vec::new();
+        self.current().legal_moves(&mut moves);
+        moves.len().div_ceil(2).max(1)
     }
 
     fn board_text(&self) -> String {
@@ -286,4 +319,37 @@ impl<G: Game> ActiveGame for GameState<G> {
     fn moves_played(&self) -> usize {
         self.history.len() - 1
     }
+}
+
+/// The root moves of a search result as analysis shows them, best first, moves without visits
+/// left out (at least one move is always there once a playout ran).
+fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<AnalysisMove> {
+    let prior = 1.0 / result.moves.len().max(1) as f64;
+    result
+        .moves
+        .iter()
+        .filter(|stats| stats.visits > 0 || stats.proof != Proof::Unknown)
+        .map(|stats| {
+            let winrate = match stats.proof {
+                Proof::MoverWins => 1.0,
+                Proof::MoverLoses => 0.0,
+                Proof::Draw => 0.5,
+                Proof::Unknown => stats.value,
+            };
+            let lcb = if stats.proof == Proof::Unknown {
+                let spread = (winrate * (1.0 - winrate) / stats.visits.max(1) as f64).sqrt();
+                (winrate - 1.96 * spread).clamp(0.0, 1.0)
+            } else {
+                winrate
+            };
+            AnalysisMove {
+                mv: position.format_move(stats.mv),
+                visits: stats.visits,
+                winrate,
+                prior,
+                lcb,
+                pv: stats.pv.iter().map(|&mv| position.format_move(mv)).collect(),
+            }
+        })
+        .collect()
 }

@@ -35,11 +35,7 @@ impl Session {
     }
 
     /// `boardsize N` / `boardsize W H` / `rectangular_boardsize W H`.
-    pub(super) fn set_board_size(
-        &mut self,
-        width: usize,
-        height: usize,
-    ) -> Result<String, GtpError> {
+    pub(super) fn set_board_size(&mut self, width: usize, height: usize) -> Result<String, GtpError> {
         self.game.set_size(width, height)?;
         Ok(String::new())
     }
@@ -55,10 +51,7 @@ impl Session {
             ParamRequest::List => Ok(format_params(&self.game.params())),
             ParamRequest::Get(name) => {
                 let params = self.game.params();
-                let param = params
-                    .iter()
-                    .find(|p| p.name == name)
-                    .ok_or(GtpError::UnknownParameter)?;
+                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
                 Ok(param.value.clone())
             }
             ParamRequest::Set(name, value) => {

@@ -16,13 +16,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "tictactoe",
         aliases: &["tic-tac-toe", "ttt"],
-        create: |params| {
-            Box::new(GameState::<Mnk>::new(
-                "tictactoe",
-                MnkConfig::tictactoe(),
-                params,
-            ))
-        },
+        create: |params| Box::new(GameState::<Mnk>::new("tictactoe", MnkConfig::tictactoe(), params)),
     },
     GameEntry {
         name: "gomoku",
@@ -34,16 +28,10 @@ pub const GAMES: &[GameEntry] = &[
 /// The game called `name` (or one of its aliases), any case.
 pub fn find_game(name: &str) -> Option<&'static GameEntry> {
     let name = name.to_ascii_lowercase();
-    GAMES
-        .iter()
-        .find(|entry| entry.name == name || entry.aliases.contains(&name.as_str()))
+    GAMES.iter().find(|entry| entry.name == name || entry.aliases.contains(&name.as_str()))
 }
 
 /// The `list_games` reply: one name a line.
 pub fn list_games() -> String {
-    GAMES
-        .iter()
-        .map(|entry| entry.name)
-        .collect::<Vec<_>>()
-        .join("\n")
+    GAMES.iter().map(|entry| entry.name).collect::<Vec<_>>().join("\n")
 }

@@ -3,13 +3,15 @@
 //! touches stdin or stdout.
 
 mod active_game;
+mod analysis;
+pub mod clock;
 mod game_setup;
 mod games;
 mod moves;
 mod search_settings;
 mod signals;
 
-pub use active_game::{ActiveGame, GameState, GenMove, SearchRequest, SearchSummary};
+pub use active_game::{ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary};
 pub use games::{GAMES, GameEntry, find_game};
 pub use search_settings::SearchSettings;
 pub use signals::InputSignals;
@@ -65,6 +67,9 @@ impl From<CommandError> for GtpError {
 pub struct Session {
     game: Box<dyn ActiveGame>,
     settings: SearchSettings,
+    clocks: clock::Clocks,
+    /// The colour of our last `genmove`: pondering runs while the other side is to move.
+    engine_color: Option<crate::games::Color>,
     komi: f64,
     quit: bool,
     /// Raised by the input reader to end a running search early.
@@ -82,6 +87,8 @@ impl Session {
         Ok(Session {
             game: (entry.create)(&settings.params),
             settings,
+            clocks: clock::Clocks::default(),
+            engine_color: None,
             komi: 0.0,
             quit: false,
             signals: Arc::new(InputSignals::default()),
@@ -142,6 +149,31 @@ impl Session {
             Command::Perft(depth) => Ok(self.game.perft(depth).to_string()),
             Command::ParamSearch(request) => self.param_search(request),
             Command::Stats => Ok(self.stats()),
+            Command::TimeSettings(control) => {
+                self.clocks = clock::Clocks::new(control);
+                Ok(String::new())
+            }
+            Command::TimeLeft { color, seconds, stones } => {
+                self.clocks.set_time_left(color, seconds, stones);
+                Ok(String::new())
+            }
+            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui)),
+            Command::PrincipalVariation => Ok(self.principal_variation()),
+            Command::MoveValues => Ok(self.move_values()),
+            Command::NoOp => Ok(String::new()),
+            // The GTP front end streams these line by line through `run_analysis` and
+            // `run_genmove_analysis`; here the lines are collected into one reply.
+            Command::Analyze(request) => {
+                let mut lines = Vec::new();
+                self.run_analysis(&request, &mut |line: &str| lines.push(line.to_string()))?;
+                Ok(lines.join("\n"))
+            }
+            Command::GenMoveAnalyze(request) => {
+                let mut lines = Vec::new();
+                let last = self.run_genmove_analysis(&request, &mut |line: &str| lines.push(line.to_string()))?;
+                lines.push(last);
+                Ok(lines.join("\n"))
+            }
         }
     }
 
@@ -152,6 +184,30 @@ impl Session {
 
     fn knows(&self, name: &str) -> bool {
         self.command_names().contains(&name)
+    }
+
+    /// Pondering: searches the current position while the opponent thinks, until the next
+    /// input line or the ponder limits. Does nothing unless pondering is on, the game runs and
+    /// it is the other side's turn after our `genmove`. Blocks while it searches; call it when
+    /// the reply to the last command has been written.
+    pub fn ponder_while_idle(&mut self) {
+        let wanted = self.settings.ponder
+            && !self.game.is_over()
+            && self.engine_color.is_some_and(|ours| ours != self.game.to_move());
+        if !wanted {
+            return;
+        }
+        let limits = self.settings.ponder_limits();
+        self.signals.begin_search(true, true);
+        let request = SearchRequest {
+            limits,
+            seed: self.settings.next_search_seed(),
+            stop: self.signals.stop_flag(),
+            progress: None,
+        };
+        let to_move = self.game.to_move();
+        let _ = self.game.analyze(to_move, request);
+        self.signals.end_search();
     }
 
     /// The komi last set (kept for GUIs; none of our games uses it).

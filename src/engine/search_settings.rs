@@ -21,6 +21,19 @@ pub struct SearchSettings {
     /// The seed last set, or the random one chosen at start.
     pub seed: u64,
     seeds: SmallRng,
+    /// Search on the opponent's time after our move.
+    pub ponder: bool,
+    /// Playouts per ponder; 0 means until the next input line.
+    pub ponder_max_visits: u64,
+    /// Seconds per ponder; 0 means until the next input line.
+    pub ponder_max_time: f64,
+    /// Playing strength from 1 (a few dozen playouts a move) to 10 (no cap).
+    pub level: u32,
+}
+
+/// Playouts per move at `level` 1 to 9 (10 has no cap): doubling from 32.
+fn level_visits(level: u32) -> Option<u64> {
+    (level < 10).then(|| 32u64 << (level.saturating_sub(1)))
 }
 
 impl Default for SearchSettings {
@@ -32,6 +45,10 @@ impl Default for SearchSettings {
             max_time: 5.0,
             seed,
             seeds: SmallRng::seed_from_u64(seed),
+            ponder: false,
+            ponder_max_visits: 0,
+            ponder_max_time: 0.0,
+            level: 10,
         }
     }
 }
@@ -48,11 +65,24 @@ impl SearchSettings {
         self.seeds.next_u64()
     }
 
-    /// The limits of one `genmove`.
-    pub fn limits(&self) -> Limits {
+    /// The limits of one `genmove`: the tighter of `max_visits` and the level's cap, the tighter
+    /// of `max_time` and the clock's `budget`.
+    pub fn limits(&self, budget: Option<Duration>) -> Limits {
+        let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
+        let time = [(self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time)), budget];
         Limits {
-            max_visits: (self.max_visits > 0).then_some(self.max_visits),
-            max_time: (self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time)),
+            max_visits: visits.into_iter().flatten().min(),
+            max_time: time.into_iter().flatten().min(),
+            stop_when_decided: true,
+        }
+    }
+
+    /// The limits of pondering; none means until the next input line.
+    pub fn ponder_limits(&self) -> Limits {
+        Limits {
+            max_visits: (self.ponder_max_visits > 0).then_some(self.ponder_max_visits),
+            max_time: (self.ponder_max_time > 0.0).then(|| Duration::from_secs_f64(self.ponder_max_time)),
+            stop_when_decided: false,
         }
     }
 
@@ -64,6 +94,10 @@ impl SearchSettings {
             Param::int("seed", self.seed),
             Param::string("exploration", self.params.exploration.to_string()),
             Param::int("max_memory_mb", self.params.max_memory_mb),
+            Param::bool("ponder", self.ponder),
+            Param::int("ponder_max_visits", self.ponder_max_visits),
+            Param::string("ponder_max_time", format_seconds(self.ponder_max_time)),
+            Param::int("level", self.level),
         ]
     }
 
@@ -86,13 +120,10 @@ impl SearchSettings {
                     .parse::<f64>()
                     .ok()
                     .filter(|c| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| {
-                        GtpError::InvalidValue("expected a non-negative number".to_string())
-                    })?;
+                    .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))?;
             }
             "max_memory_mb" => {
-                self.params.max_memory_mb =
-                    parse_int_param(value, 16..=1 << 20).map_err(invalid)?;
+                self.params.max_memory_mb = parse_int_param(value, 16..=1 << 20).map_err(invalid)?;
             }
             _ => return Err(GtpError::UnknownParameter),
         }
@@ -101,9 +132,7 @@ impl SearchSettings {
 }
 
 fn parse_u64(value: &str) -> Result<u64, GtpError> {
-    value
-        .parse::<u64>()
-        .map_err(|_| GtpError::InvalidValue("expected a non-negative integer".to_string()))
+    value.parse::<u64>().map_err(|_| GtpError::InvalidValue("expected a non-negative integer".to_string()))
 }
 
 fn parse_seconds(value: &str) -> Result<f64, GtpError> {
@@ -125,10 +154,7 @@ impl Session {
             ParamRequest::List => Ok(format_params(&self.settings.as_params())),
             ParamRequest::Get(name) => {
                 let params = self.settings.as_params();
-                let param = params
-                    .iter()
-                    .find(|p| p.name == name)
-                    .ok_or(GtpError::UnknownParameter)?;
+                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
                 Ok(param.value.clone())
             }
             ParamRequest::Set(name, value) => {
@@ -144,11 +170,7 @@ impl Session {
         let stats = self.game.tree_stats();
         format!(
             "nodes {}\nroot_visits {}\nreused_visits {}\nmemory_bytes {}\ncapacity_nodes {}",
-            stats.nodes,
-            stats.root_visits,
-            stats.reused_visits,
-            stats.memory_bytes,
-            stats.capacity_nodes
+            stats.nodes, stats.root_visits, stats.reused_visits, stats.memory_bytes, stats.capacity_nodes
         )
     }
 }

@@ -36,8 +36,7 @@ impl InputSignals {
 
     /// Reader: GoGui's `# interrupt` line.
     pub fn interrupt(&self) {
-        self.interrupted_through
-            .store(self.lines_read.load(Ordering::SeqCst), Ordering::SeqCst);
+        self.interrupted_through.store(self.lines_read.load(Ordering::SeqCst), Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
@@ -73,8 +72,7 @@ impl InputSignals {
         let interrupted = interrupted_through > 0 && interrupted_through >= taken;
         let input_gone = unlimited && self.input_closed.load(Ordering::SeqCst);
         let more_input = ends_on_line && self.lines_read.load(Ordering::SeqCst) > taken;
-        self.stop
-            .store(interrupted || input_gone || more_input, Ordering::SeqCst);
+        self.stop.store(interrupted || input_gone || more_input, Ordering::SeqCst);
     }
 
     /// Session: the search is over.

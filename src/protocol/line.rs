@@ -45,8 +45,7 @@ pub fn preprocess(raw: &[u8]) -> String {
 pub fn is_interrupt(raw: &[u8]) -> bool {
     let text = String::from_utf8_lossy(raw);
     let text = text.trim();
-    text.strip_prefix('#')
-        .is_some_and(|rest| rest.trim() == "interrupt")
+    text.strip_prefix('#').is_some_and(|rest| rest.trim() == "interrupt")
 }
 
 fn word(input: &str) -> IResult<&str, &str> {
@@ -54,12 +53,8 @@ fn word(input: &str) -> IResult<&str, &str> {
 }
 
 fn command_parts(input: &str) -> IResult<&str, (Option<&str>, &str, Vec<&str>)> {
-    all_consuming((
-        opt(terminated(digit1, space1)),
-        word,
-        terminated(many0(preceded(space1, word)), space0),
-    ))
-    .parse(input)
+    all_consuming((opt(terminated(digit1, space1)), word, terminated(many0(preceded(space1, word)), space0)))
+        .parse(input)
 }
 
 /// Parses a preprocessed line. `Ok(None)` for a blank line, which gets no reply.
@@ -70,17 +65,12 @@ pub fn parse_command_line(line: &str) -> Result<Option<CommandLine>, LineError> 
     if line.is_empty() {
         return Ok(None);
     }
-    let (_, (id, name, args)) =
-        command_parts(line).expect("a preprocessed non-blank line always parses");
+    let (_, (id, name, args)) = command_parts(line).expect("a preprocessed non-blank line always parses");
     let id = match id {
         Some(digits) => Some(digits.parse::<u64>().map_err(|_| LineError::IdTooLarge)?),
         None => None,
     };
-    Ok(Some(CommandLine {
-        id,
-        name: name.to_string(),
-        args: args.into_iter().map(str::to_string).collect(),
-    }))
+    Ok(Some(CommandLine { id, name: name.to_string(), args: args.into_iter().map(str::to_string).collect() }))
 }
 
 /// Formats one reply: `=ID text` or `?ID message`, a space after the prefix even when the text
@@ -92,10 +82,7 @@ pub fn format_reply(id: Option<u64>, result: &Result<String, String>) -> String 
         Err(message) => ('?', message),
     };
     let id = id.map(|id| id.to_string()).unwrap_or_default();
-    let body: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .collect();
+    let body: Vec<&str> = text.lines().filter(|line| !line.trim().is_empty()).collect();
     let body = body.join("\n");
     // A multi-line text that starts with a newline (a diagram) keeps it after "= ".
     let separator = if text.starts_with('\n') { " \n" } else { " " };
@@ -118,40 +105,21 @@ mod tests {
     fn command_lines_parse() {
         assert_eq!(parse_command_line(""), Ok(None));
         let line = parse_command_line("12 play b a1").unwrap().unwrap();
-        assert_eq!(
-            line,
-            CommandLine {
-                id: Some(12),
-                name: "play".into(),
-                args: vec!["b".into(), "a1".into()]
-            }
-        );
+        assert_eq!(line, CommandLine { id: Some(12), name: "play".into(), args: vec!["b".into(), "a1".into()] });
         let line = parse_command_line("name").unwrap().unwrap();
         assert_eq!((line.id, line.name.as_str()), (None, "name"));
-        assert_eq!(
-            parse_command_line("99999999999999999999999 name"),
-            Err(LineError::IdTooLarge)
-        );
+        assert_eq!(parse_command_line("99999999999999999999999 name"), Err(LineError::IdTooLarge));
         // Digits glued to a word are a command name, not an id.
         assert_eq!(parse_command_line("7name").unwrap().unwrap().name, "7name");
-        assert_eq!(
-            parse_command_line("play  b   a1").unwrap().unwrap().args,
-            vec!["b", "a1"]
-        );
+        assert_eq!(parse_command_line("play  b   a1").unwrap().unwrap().args, vec!["b", "a1"]);
     }
 
     #[test]
     fn replies_have_one_blank_line_and_a_space() {
         assert_eq!(format_reply(None, &Ok(String::new())), "= \n\n");
         assert_eq!(format_reply(Some(7), &Ok("b2".into())), "=7 b2\n\n");
-        assert_eq!(
-            format_reply(Some(3), &Err("illegal move".into())),
-            "?3 illegal move\n\n"
-        );
-        assert_eq!(
-            format_reply(None, &Ok("\n a\n\n b".into())),
-            "= \n a\n b\n\n"
-        );
+        assert_eq!(format_reply(Some(3), &Err("illegal move".into())), "?3 illegal move\n\n");
+        assert_eq!(format_reply(None, &Ok("\n a\n\n b".into())), "= \n a\n b\n\n");
     }
 
     #[test]

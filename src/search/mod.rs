@@ -29,11 +29,7 @@ pub struct SearchParams {
 
 impl Default for SearchParams {
     fn default() -> Self {
-        SearchParams {
-            exploration: 1.0,
-            threads: 1,
-            max_memory_mb: 1024,
-        }
+        SearchParams { exploration: 1.0, threads: 1, max_memory_mb: 1024 }
     }
 }
 
@@ -43,6 +39,9 @@ impl Default for SearchParams {
 pub struct Limits {
     pub max_visits: Option<u64>,
     pub max_time: Option<Duration>,
+    /// Stop as soon as the most visited root move can no longer be overtaken within the limits
+    /// (for `genmove`; analysis wants the whole budget).
+    pub stop_when_decided: bool,
 }
 
 /// One root move's statistics, for analysis output and move choice.
@@ -113,13 +112,7 @@ impl<G: Game> Search<G> {
     /// An empty search with the given settings.
     pub fn new(params: SearchParams) -> Search<G> {
         let arena = Self::new_arena(&params);
-        Search {
-            params,
-            arena,
-            root: NO_NODE,
-            root_position: None,
-            last_reused_visits: 0,
-        }
+        Search { params, arena, root: NO_NODE, root_position: None, last_reused_visits: 0 }
     }
 
     fn new_arena(params: &SearchParams) -> Arena<G::Move> {
@@ -152,11 +145,7 @@ impl<G: Game> Search<G> {
     pub fn stats(&self) -> TreeStats {
         TreeStats {
             nodes: self.arena.len() as u64,
-            root_visits: if self.root == NO_NODE {
-                0
-            } else {
-                self.arena.get(self.root).visits() as u64
-            },
+            root_visits: if self.root == NO_NODE { 0 } else { self.arena.get(self.root).visits() as u64 },
             reused_visits: self.last_reused_visits,
             memory_bytes: self.arena.memory_bytes() as u64,
             capacity_nodes: self.arena.capacity() as u64,
@@ -169,10 +158,7 @@ impl<G: Game> Search<G> {
     /// same moves after `clear_board` finds its tree again. Anything else starts a fresh tree.
     /// Returns the visits kept. Blocks for the copy (proportional to the kept subtree).
     pub fn advance_root(&mut self, position: &G) -> u64 {
-        let found = self
-            .root_position
-            .as_ref()
-            .and_then(|old| self.find_descendant(old, position, 2));
+        let found = self.root_position.as_ref().and_then(|old| self.find_descendant(old, position, 2));
         let kept = match found {
             Some(node) if node == self.root => self.arena.get(node).visits() as u64,
             Some(node) => {
@@ -195,11 +181,16 @@ impl<G: Game> Search<G> {
 
     fn reset_to(&mut self) -> u64 {
         self.arena = Self::new_arena(&self.params);
-        self.root = self
-            .arena
-            .allocate_root()
-            .expect("a fresh arena has room for a root");
+        self.root = self.arena.allocate_root().expect("a fresh arena has room for a root");
         0
+    }
+
+    /// The root statistics of the kept tree when its root stands for `position`, without
+    /// searching (for `ponder-pv` and move values after a search). Does not block.
+    pub fn kept_result(&self, position: &G) -> Option<SearchResult<G::Move>> {
+        let root = self.root_position.as_ref()?;
+        let same = root.hash() == position.hash() && root.to_move() == position.to_move();
+        (same && self.arena.get(self.root).is_expanded()).then(|| self.result(position, 0, 0, Instant::now()))
     }
 
     /// The node up to `depth` moves below the root whose position equals `target`.
@@ -264,11 +255,15 @@ impl<G: Game> Search<G> {
             let mut next_report = progress.as_ref().map(|(interval, _)| started + *interval);
             for iteration in 0u64.. {
                 let done = playouts.load(Ordering::Relaxed);
-                if stop.load(Ordering::Relaxed)
-                    || limits.max_visits.is_some_and(|max| done >= max)
-                    || this.arena.get(this.root).proof() != Proof::Unknown
-                    || (iteration % 16 == 0
-                        && limits.max_time.is_some_and(|max| started.elapsed() >= max))
+                // One playout always runs, so the root is expanded and has a move to report.
+                if done > 0
+                    && (stop.load(Ordering::Relaxed)
+                        || limits.max_visits.is_some_and(|max| done >= max)
+                        || this.arena.get(this.root).proof() != Proof::Unknown
+                        || (iteration % 16 == 0 && limits.max_time.is_some_and(|max| started.elapsed() >= max))
+                        || (limits.stop_when_decided
+                            && iteration % 256 == 255
+                            && this.is_decided(&limits, done, started)))
                 {
                     break;
                 }
@@ -276,31 +271,48 @@ impl<G: Game> Search<G> {
                 playouts.fetch_add(1, Ordering::Relaxed);
                 if let (Some(at), Some((interval, callback))) = (next_report, progress.as_mut()) {
                     if Instant::now() >= at {
-                        callback(&this.result(
-                            position,
-                            playouts.load(Ordering::Relaxed),
-                            reused_visits,
-                            started,
-                        ));
+                        callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
                         next_report = Some(Instant::now() + *interval);
                     }
                 }
             }
             finished.store(true, Ordering::Relaxed);
+            // A last report, so analysis always shows the final state of a search.
+            if let Some((_, callback)) = progress.as_mut() {
+                callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+            }
         });
-        self.result(
-            position,
-            playouts.load(Ordering::Relaxed),
-            reused_visits,
-            started,
-        )
+        self.result(position, playouts.load(Ordering::Relaxed), reused_visits, started)
+    }
+
+    /// Whether the most visited root move stays ahead whatever the playouts still allowed do:
+    /// the remaining ones are estimated from the limits and the speed so far.
+    fn is_decided(&self, limits: &Limits, done: u64, started: Instant) -> bool {
+        let elapsed = started.elapsed().as_secs_f64().max(1e-6);
+        let by_visits = limits.max_visits.map(|max| max.saturating_sub(done) as f64);
+        let by_time = limits.max_time.map(|max| (max.as_secs_f64() - elapsed).max(0.0) * done as f64 / elapsed);
+        let remaining = match (by_visits, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return false,
+        };
+        let mut first = 0u32;
+        let mut second = 0u32;
+        for child in self.arena.get(self.root).children() {
+            let visits = self.arena.get(child).visits();
+            if visits > first {
+                second = first;
+                first = visits;
+            } else if visits > second {
+                second = visits;
+            }
+        }
+        (first - second) as f64 > remaining
     }
 
     fn worker(&self, seed: u64, thread_index: usize) -> Worker<G> {
         Worker {
-            rng: SmallRng::seed_from_u64(
-                seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            ),
+            rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             path: Vec::new(),
             moves: Vec::new(),
         }
@@ -447,13 +459,7 @@ impl<G: Game> Search<G> {
     }
 
     /// Root statistics and the move to play.
-    fn result(
-        &self,
-        position: &G,
-        playouts: u64,
-        reused_visits: u64,
-        started: Instant,
-    ) -> SearchResult<G::Move> {
+    fn result(&self, position: &G, playouts: u64, reused_visits: u64, started: Instant) -> SearchResult<G::Move> {
         let root = self.arena.get(self.root);
         let mut moves: Vec<MoveStats<G::Move>> = root
             .children()
@@ -475,12 +481,7 @@ impl<G: Game> Search<G> {
             Proof::MoverLoses => 2,
             _ => 1,
         };
-        moves.sort_by(|a, b| {
-            rank(a)
-                .cmp(&rank(b))
-                .then(b.visits.cmp(&a.visits))
-                .then(b.value.total_cmp(&a.value))
-        });
+        moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then(b.visits.cmp(&a.visits)).then(b.value.total_cmp(&a.value)));
         let root_proof = match root.proof() {
             Proof::Unknown => RootProof::Unknown,
             Proof::MoverWins => RootProof::Loss,
@@ -489,10 +490,7 @@ impl<G: Game> Search<G> {
         };
         // A proven draw must be kept: never leave it for an unproven move.
         let best_move = if root_proof == RootProof::Draw {
-            moves
-                .iter()
-                .find(|stats| stats.proof == Proof::Draw)
-                .map(|stats| stats.mv)
+            moves.iter().find(|stats| stats.proof == Proof::Draw).map(|stats| stats.mv)
         } else {
             moves.first().map(|stats| stats.mv)
         };
@@ -502,14 +500,7 @@ impl<G: Game> Search<G> {
             position.legal_moves(&mut legal);
             legal.first().copied()
         });
-        SearchResult {
-            best_move,
-            moves,
-            playouts,
-            reused_visits,
-            root_proof,
-            elapsed: started.elapsed(),
-        }
+        SearchResult { best_move, moves, playouts, reused_visits, root_proof, elapsed: started.elapsed() }
     }
 
     fn principal_variation(&self, from: u32) -> Vec<G::Move> {
@@ -523,9 +514,7 @@ impl<G: Game> Search<G> {
                 (child_node.proof() == Proof::MoverWins, child_node.visits())
             });
             match best {
-                Some(child) if self.arena.get(child).visits() > 0 && pv.len() < 32 => {
-                    node_index = child
-                }
+                Some(child) if self.arena.get(child).visits() > 0 && pv.len() < 32 => node_index = child,
                 _ => return pv,
             }
         }
@@ -575,8 +564,7 @@ mod tests {
     }
 
     fn every_position(position: &Mnk, seen: &mut FxHashMap<u64, Mnk>) {
-        if seen.insert(position.hash(), position.clone()).is_some() || position.outcome().is_some()
-        {
+        if seen.insert(position.hash(), position.clone()).is_some() || position.outcome().is_some() {
             return;
         }
         let mut moves = Vec::new();
@@ -592,15 +580,9 @@ mod tests {
         let mut positions = FxHashMap::default();
         every_position(&Mnk::new(config), &mut positions);
         let mut cache = FxHashMap::default();
-        let limits = Limits {
-            max_visits: Some(200_000),
-            max_time: None,
-        };
+        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
         let stop = AtomicBool::new(false);
-        let mut search = Search::new(SearchParams {
-            max_memory_mb: 64,
-            ..SearchParams::default()
-        });
+        let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
         let mut checked = 0;
         for position in positions.values().filter(|p| p.outcome().is_none()) {
             let value = minimax(position, &mut cache);
@@ -637,25 +619,12 @@ mod tests {
     #[test]
     fn one_thread_with_a_seed_is_deterministic() {
         let position = Mnk::new(&MnkConfig::gomoku());
-        let limits = Limits {
-            max_visits: Some(3_000),
-            max_time: None,
-        };
+        let limits = Limits { max_visits: Some(3_000), ..Limits::default() };
         let stop = AtomicBool::new(false);
         let run = || {
-            let mut search = Search::new(SearchParams {
-                max_memory_mb: 64,
-                ..SearchParams::default()
-            });
+            let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
             let result = search.run(&position, limits, &stop, 42, None);
-            (
-                result.best_move,
-                result
-                    .moves
-                    .iter()
-                    .map(|m| (m.mv, m.visits))
-                    .collect::<Vec<_>>(),
-            )
+            (result.best_move, result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>())
         };
         assert_eq!(run(), run());
     }
@@ -664,20 +633,10 @@ mod tests {
     fn the_tree_is_found_again_after_two_moves() {
         let mut position = Mnk::new(&MnkConfig::gomoku());
         let stop = AtomicBool::new(false);
-        let mut search = Search::new(SearchParams {
-            max_memory_mb: 64,
-            ..SearchParams::default()
-        });
-        let limits = Limits {
-            max_visits: Some(20_000),
-            max_time: None,
-        };
+        let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
+        let limits = Limits { max_visits: Some(20_000), ..Limits::default() };
         let first = search.run(&position, limits, &stop, 1, None);
-        let reply = first.moves[0]
-            .pv
-            .get(1)
-            .copied()
-            .expect("the best move has a reply");
+        let reply = first.moves[0].pv.get(1).copied().expect("the best move has a reply");
         position.play(first.best_move.unwrap()).unwrap();
         position.play(reply).unwrap();
         let kept = search.advance_root(&position);
@@ -694,21 +653,9 @@ mod tests {
     fn a_full_arena_stops_growth_but_not_the_search() {
         let position = Mnk::new(&MnkConfig::gomoku());
         let stop = AtomicBool::new(false);
-        let mut search = Search::new(SearchParams {
-            max_memory_mb: 1,
-            ..SearchParams::default()
-        });
+        let mut search = Search::new(SearchParams { max_memory_mb: 1, ..SearchParams::default() });
         let capacity = search.stats().capacity_nodes;
-        let result = search.run(
-            &position,
-            Limits {
-                max_visits: Some(100_000),
-                max_time: None,
-            },
-            &stop,
-            3,
-            None,
-        );
+        let result = search.run(&position, Limits { max_visits: Some(100_000), ..Limits::default() }, &stop, 3, None);
         assert_eq!(result.playouts, 100_000);
         assert!(search.stats().nodes <= capacity);
     }

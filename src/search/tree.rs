@@ -99,11 +99,7 @@ impl<M: Copy> Node<M> {
     /// Mean reward of the mover in [0, 1]; 0.5 before any visit.
     pub fn mean_value(&self) -> f64 {
         let visits = self.visits();
-        if visits == 0 {
-            0.5
-        } else {
-            self.half_points.load(Ordering::Relaxed) as f64 / (2.0 * visits as f64)
-        }
+        if visits == 0 { 0.5 } else { self.half_points.load(Ordering::Relaxed) as f64 / (2.0 * visits as f64) }
     }
 
     /// Half-point sum, for selection arithmetic.
@@ -134,9 +130,7 @@ impl<M: Copy> Node<M> {
 
     /// Claims the right to expand this node; false when it is expanded or another thread is at it.
     pub fn try_begin_expansion(&self) -> bool {
-        self.state
-            .compare_exchange(LEAF, EXPANDING, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok()
+        self.state.compare_exchange(LEAF, EXPANDING, Ordering::AcqRel, Ordering::Relaxed).is_ok()
     }
 
     /// Gives up a claimed expansion (the arena was full); the node stays a leaf.
@@ -168,10 +162,8 @@ impl<M: Copy> Node<M> {
     /// Sets the statistics outright (used when copying a kept subtree).
     fn copy_statistics_from(&self, other: &Node<M>) {
         self.visits.store(other.visits(), Ordering::Relaxed);
-        self.half_points
-            .store(other.half_points(), Ordering::Relaxed);
-        self.proof
-            .store(other.proof.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.half_points.store(other.half_points(), Ordering::Relaxed);
+        self.proof.store(other.proof.load(Ordering::Relaxed), Ordering::Relaxed);
     }
 }
 
@@ -188,11 +180,7 @@ impl<M: Copy> Arena<M> {
     pub fn with_capacity(capacity: usize) -> Arena<M> {
         let capacity = capacity.clamp(CHUNK_LEN, (u32::MAX - 1) as usize) as u32;
         let chunk_count = (capacity as usize).div_ceil(CHUNK_LEN);
-        Arena {
-            chunks: (0..chunk_count).map(|_| OnceLock::new()).collect(),
-            len: AtomicU32::new(0),
-            capacity,
-        }
+        Arena { chunks: (0..chunk_count).map(|_| OnceLock::new()).collect(), len: AtomicU32::new(0), capacity }
     }
 
     /// The bytes one node takes.
@@ -215,21 +203,13 @@ impl<M: Copy> Arena<M> {
 
     /// Bytes held by the allocated chunks.
     pub fn memory_bytes(&self) -> usize {
-        self.chunks
-            .iter()
-            .filter(|chunk| chunk.get().is_some())
-            .count()
-            * CHUNK_LEN
-            * Self::node_size()
+        self.chunks.iter().filter(|chunk| chunk.get().is_some()).count() * CHUNK_LEN * Self::node_size()
     }
 
     /// Reserves `count` contiguous fresh nodes; `None` when full. A range never straddles two
     /// chunks, so the nodes of a range sit side by side.
     fn reserve(&self, count: u32) -> Option<u32> {
-        assert!(
-            count as usize <= CHUNK_LEN,
-            "a node cannot have more than {CHUNK_LEN} children"
-        );
+        assert!(count as usize <= CHUNK_LEN, "a node cannot have more than {CHUNK_LEN} children");
         let mut current = self.len.load(Ordering::Relaxed);
         let start = loop {
             let mut start = current;
@@ -240,16 +220,12 @@ impl<M: Copy> Arena<M> {
             if end > self.capacity {
                 return None;
             }
-            match self
-                .len
-                .compare_exchange_weak(current, end, Ordering::Relaxed, Ordering::Relaxed)
-            {
+            match self.len.compare_exchange_weak(current, end, Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => break start,
                 Err(actual) => current = actual,
             }
         };
-        self.chunks[(start >> CHUNK_BITS) as usize]
-            .get_or_init(|| (0..CHUNK_LEN).map(|_| Node::default()).collect());
+        self.chunks[(start >> CHUNK_BITS) as usize].get_or_init(|| (0..CHUNK_LEN).map(|_| Node::default()).collect());
         Some(start)
     }
 
@@ -273,9 +249,7 @@ impl<M: Copy> Arena<M> {
     /// # Panics
     /// When `index` was never allocated.
     pub fn get(&self, index: u32) -> &Node<M> {
-        let chunk = self.chunks[(index >> CHUNK_BITS) as usize]
-            .get()
-            .expect("node index not allocated");
+        let chunk = self.chunks[(index >> CHUNK_BITS) as usize].get().expect("node index not allocated");
         &chunk[(index & CHUNK_MASK) as usize]
     }
 
@@ -294,17 +268,14 @@ impl<M: Copy> Arena<M> {
             if children.is_empty() {
                 continue;
             }
-            let moves: Vec<M> = children
-                .clone()
-                .map(|child| other.get(child).mv().expect("a child has a move"))
-                .collect();
+            let moves: Vec<M> =
+                children.clone().map(|child| other.get(child).mv().expect("a child has a move")).collect();
             let Some(first) = self.allocate(moves.into_iter()) else {
                 continue;
             };
             for (offset, old_child) in children.clone().enumerate() {
                 let new_child = first + offset as u32;
-                self.get(new_child)
-                    .copy_statistics_from(other.get(old_child));
+                self.get(new_child).copy_statistics_from(other.get(old_child));
                 stack.push((old_child, new_child));
             }
             let new_node = self.get(new);
@@ -325,15 +296,9 @@ mod tests {
         let first = arena.allocate(0..(CHUNK_LEN - 10) as u16).unwrap();
         assert_eq!(first, 0);
         let second = arena.allocate(0..20u16).unwrap();
-        assert_eq!(
-            second, CHUNK_LEN as u32,
-            "a range that does not fit moves to the next chunk"
-        );
+        assert_eq!(second, CHUNK_LEN as u32, "a range that does not fit moves to the next chunk");
         assert_eq!(arena.get(second + 3).mv(), Some(3));
-        assert!(
-            arena.allocate(0..(CHUNK_LEN - 1) as u16).is_none(),
-            "over capacity"
-        );
+        assert!(arena.allocate(0..(CHUNK_LEN - 1) as u16).is_none(), "over capacity");
         assert!(arena.allocate(0..10u16).is_some());
     }
 
@@ -353,10 +318,7 @@ mod tests {
         let copy: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
         let new_root = copy.copy_subtree(&arena, children + 1).unwrap();
         let node = copy.get(new_root);
-        assert_eq!(
-            (node.mv(), node.visits(), node.proof()),
-            (Some(1), 1, Proof::MoverWins)
-        );
+        assert_eq!((node.mv(), node.visits(), node.proof()), (Some(1), 1, Proof::MoverWins));
         let moves: Vec<_> = node.children().map(|c| copy.get(c).mv().unwrap()).collect();
         assert_eq!(moves, vec![7, 8]);
         assert_eq!(copy.len(), 3);
