@@ -33,23 +33,24 @@ pub struct BenchLine {
     pub elapsed: Duration,
 }
 
-/// Runs the workload, or only `game`'s part of it.
+/// Runs the workload, or only `game`'s part of it, with `threads` search threads (the
+/// signature is defined with one).
 ///
 /// # Errors
 /// A message when `game` has no positions in the workload or a workload command fails.
-pub fn run_workload(game: Option<&str>) -> Result<Vec<BenchLine>, String> {
+pub fn run_workload(game: Option<&str>, threads: usize) -> Result<Vec<BenchLine>, String> {
     let positions: Vec<&BenchPosition> = WORKLOAD.iter().filter(|p| game.is_none_or(|g| g == p.game)).collect();
     if positions.is_empty() {
         return Err(format!("no bench positions for game '{}'", game.unwrap_or_default()));
     }
-    positions.into_iter().map(run_position).collect()
+    positions.into_iter().map(|position| run_position(position, threads)).collect()
 }
 
-fn run_position(position: &BenchPosition) -> Result<BenchLine, String> {
+fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, String> {
     let mut session = Session::new(position.game).map_err(|e| e.to_string())?;
     let mut run = |command: Command| session.execute(command).map_err(|e| e.to_string());
     for (name, value) in [
-        ("threads", "1".to_string()),
+        ("threads", threads.to_string()),
         ("seed", "1".to_string()),
         ("max_time", "0".to_string()),
         ("max_visits", position.visits.to_string()),
@@ -74,6 +75,20 @@ fn run_position(position: &BenchPosition) -> Result<BenchLine, String> {
     })
 }
 
+/// Playouts per second of a plain search (no early stop) from the empty 15x15 Gomoku board
+/// with `threads` threads: the thread-scaling probe of `ponder bench`.
+pub fn playout_speed(threads: usize, playouts: u64) -> f64 {
+    use crate::games::Game;
+    use crate::games::mnk::{Mnk, MnkConfig};
+    use crate::search::{Limits, Search, SearchParams};
+    let position = Mnk::new(&MnkConfig::gomoku());
+    let mut search = Search::new(SearchParams { threads, ..SearchParams::default() });
+    let limits = Limits { max_visits: Some(playouts), ..Limits::default() };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let result = search.run(&position, limits, &stop, 1, None);
+    result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-9)
+}
+
 /// The signature: total tree nodes over the workload.
 pub fn signature(lines: &[BenchLine]) -> u64 {
     lines.iter().map(|line| line.nodes).sum()
@@ -85,8 +100,8 @@ mod tests {
 
     #[test]
     fn the_signature_is_reproducible() {
-        let first = run_workload(Some("tictactoe")).unwrap();
-        let second = run_workload(Some("tictactoe")).unwrap();
+        let first = run_workload(Some("tictactoe"), 1).unwrap();
+        let second = run_workload(Some("tictactoe"), 1).unwrap();
         assert_eq!(signature(&first), signature(&second));
         assert!(first.iter().all(|line| line.nodes > 0 && line.playouts > 0));
     }

@@ -42,6 +42,12 @@ struct EngineOptions {
     /// Seconds per move (0: no limit).
     #[arg(long)]
     max_time: Option<f64>,
+    /// Think on the opponent's time (until the next command arrives).
+    #[arg(long)]
+    ponder: bool,
+    /// Cap on the search tree's memory, in MB.
+    #[arg(long)]
+    max_memory_mb: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,6 +63,9 @@ enum Tool {
         /// Only this game's part of the workload.
         #[arg(long)]
         game: Option<String>,
+        /// Also measure the speed with this many threads (the signature always uses one).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
     },
 }
 
@@ -75,7 +84,7 @@ fn main() -> ExitCode {
         Some(Tool::Perft { depth, engine }) => configured_session(&engine).map(|mut session| {
             println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
         }),
-        Some(Tool::Bench { game }) => run_bench(game.as_deref()),
+        Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -124,6 +133,12 @@ fn configured_session(options: &EngineOptions) -> Result<Session, String> {
     if let Some(seconds) = options.max_time {
         set("max_time", seconds.to_string())?;
     }
+    if options.ponder {
+        set("ponder", "1".to_string())?;
+    }
+    if let Some(megabytes) = options.max_memory_mb {
+        set("max_memory_mb", megabytes.to_string())?;
+    }
     Ok(session)
 }
 
@@ -134,10 +149,8 @@ fn parse_size(text: &str) -> Option<(usize, usize)> {
     }
 }
 
-fn run_bench(game: Option<&str>) -> Result<(), String> {
-    let lines = ponder::bench::run_workload(game)?;
-    let mut playouts = 0;
-    let mut seconds = 0.0;
+fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
+    let lines = ponder::bench::run_workload(game, 1)?;
     for line in &lines {
         println!(
             "{:<10} {:>2} moves  {:>8} playouts  {:>8} nodes  {:>7.3} s",
@@ -147,13 +160,20 @@ fn run_bench(game: Option<&str>) -> Result<(), String> {
             line.nodes,
             line.elapsed.as_secs_f64()
         );
-        playouts += line.playouts;
-        seconds += line.elapsed.as_secs_f64();
     }
+    let playouts: u64 = lines.iter().map(|line| line.playouts).sum();
+    let seconds: f64 = lines.iter().map(|line| line.elapsed.as_secs_f64()).sum();
     println!("===========================");
     println!("Total time (s) : {seconds:.3}");
     println!("Playouts       : {playouts}");
     println!("Playouts/second: {:.0}", playouts as f64 / seconds.max(1e-9));
+    // Thread scaling: the same plain search (no early stop, no proofs) at 1 and N threads.
+    let one = ponder::bench::playout_speed(1, 200_000);
+    println!("Gomoku 15x15 playouts/second: {one:.0} (1 thread)");
+    if threads > 1 {
+        let many = ponder::bench::playout_speed(threads, 200_000 * threads as u64);
+        println!("Gomoku 15x15 playouts/second: {many:.0} ({threads} threads, {:.2}x)", many / one);
+    }
     println!("Bench: {}", ponder::bench::signature(&lines));
     Ok(())
 }

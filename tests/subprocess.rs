@@ -173,3 +173,100 @@ fn stdout_carries_only_protocol_text() {
     assert!(engine.reply().starts_with("= \n   A B C"));
     assert!(engine.wait_for_exit().success());
 }
+
+/// The value of `key` in a `ponder-stats` reply.
+fn stat(reply: &str, key: &str) -> u64 {
+    reply
+        .lines()
+        .find_map(|line| line.trim_start_matches("= ").strip_prefix(&format!("{key} ")))
+        .unwrap_or_else(|| panic!("no {key} in {reply}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn pondering_keeps_the_subtree_of_the_expected_reply() {
+    let mut engine =
+        Engine::start(&["--game", "gomoku", "--size", "9", "--max-visits", "300", "--ponder", "--seed", "2"]);
+    engine.send("genmove b\n");
+    assert!(engine.reply().starts_with("= "));
+    std::thread::sleep(Duration::from_millis(500));
+    // Any line ends pondering at once and is then answered.
+    engine.send("ponder-stats\n");
+    let pondered = stat(&engine.reply(), "root_visits");
+    assert!(pondered > 300, "pondering searched: {pondered} root visits");
+    engine.send("ponder-pv\n");
+    let pv = engine.reply();
+    let expected_reply =
+        pv.trim_start_matches("= ").split_whitespace().nth(1).expect("a pv after pondering").to_string();
+    engine.send(&format!("play w {expected_reply}\ngenmove b\nponder-stats\n"));
+    assert_eq!(engine.reply(), "= ");
+    assert!(engine.reply().starts_with("= "));
+    let reused = stat(&engine.reply(), "reused_visits");
+    assert!(reused > 0, "the pondered subtree was kept");
+}
+
+#[test]
+fn analysis_ends_at_the_next_command_with_info_lines() {
+    let mut engine = Engine::start(&["--game", "gomoku", "--size", "9"]);
+    engine.send("7 lz-analyze 5\n");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("8 name\n");
+    let analysis = engine.reply();
+    let mut lines = analysis.lines();
+    assert_eq!(lines.next(), Some("=7 "));
+    let info: Vec<&str> = lines.collect();
+    assert!(!info.is_empty());
+    for line in info {
+        assert!(line.starts_with("info move "), "{line}");
+        for key in [" visits ", " winrate ", " prior ", " lcb ", " order 0 ", " pv "] {
+            assert!(line.contains(key), "{key} missing in {line}");
+        }
+    }
+    assert_eq!(engine.reply(), "=8 ponder");
+    // Even when the next command is already waiting, one info line comes.
+    engine.send("kata-analyze 1000\nname\n");
+    let analysis = engine.reply();
+    assert!(analysis.lines().nth(1).is_some_and(|line| line.starts_with("info move ")), "{analysis}");
+    assert_eq!(engine.reply(), "= ponder");
+}
+
+/// Two engines play each other under 5-second sudden death; the test is the referee and
+/// measures each genmove from request to reply.
+fn sudden_death_game(game: &str, size: &str) {
+    let mut engines = [
+        Engine::start(&["--game", game, "--size", size, "--max-time", "0", "--threads", "2"]),
+        Engine::start(&["--game", game, "--size", size, "--max-time", "0", "--ponder"]),
+    ];
+    for engine in &mut engines {
+        engine.send("time_settings 5 0 0\n");
+        assert_eq!(engine.reply(), "= ");
+    }
+    let mut used = [Duration::ZERO; 2];
+    let colors = ["b", "w"];
+    for turn in 0.. {
+        let side = turn % 2;
+        let started = Instant::now();
+        engines[side].send(&format!("genmove {}\n", colors[side]));
+        let reply = engines[side].reply();
+        used[side] += started.elapsed();
+        let mv = reply.trim_start_matches("= ").to_string();
+        assert!(used[side] < Duration::from_secs(5), "{game}: side {side} used {:?}", used[side]);
+        if mv == "resign" || mv == "pass" {
+            break;
+        }
+        engines[1 - side].send(&format!("play {} {mv}\n", colors[side]));
+        assert_eq!(engines[1 - side].reply(), "= ", "{game}: play {mv}");
+        engines[0].send("final_score\n");
+        if engines[0].reply().starts_with("= ") {
+            break;
+        }
+        assert!(turn < 700, "the game never ended");
+    }
+}
+
+#[test]
+fn sudden_death_games_never_exceed_the_clock() {
+    sudden_death_game("tictactoe", "3");
+    sudden_death_game("gomoku", "9");
+}

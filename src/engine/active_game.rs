@@ -336,9 +336,13 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
                 Proof::Draw => 0.5,
                 Proof::Unknown => stats.value,
             };
+            // The lower end of the Wilson score interval (z = 1.96): sound for few visits too.
             let lcb = if stats.proof == Proof::Unknown {
-                let spread = (winrate * (1.0 - winrate) / stats.visits.max(1) as f64).sqrt();
-                (winrate - 1.96 * spread).clamp(0.0, 1.0)
+                let n = stats.visits.max(1) as f64;
+                let z2 = 1.96 * 1.96;
+                let centre = winrate + z2 / (2.0 * n);
+                let spread = 1.96 * (winrate * (1.0 - winrate) / n + z2 / (4.0 * n * n)).sqrt();
+                ((centre - spread) / (1.0 + z2 / n)).clamp(0.0, 1.0)
             } else {
                 winrate
             };

@@ -125,6 +125,10 @@ impl SearchSettings {
             "max_memory_mb" => {
                 self.params.max_memory_mb = parse_int_param(value, 16..=1 << 20).map_err(invalid)?;
             }
+            "ponder" => self.ponder = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "ponder_max_visits" => self.ponder_max_visits = parse_u64(value)?,
+            "ponder_max_time" => self.ponder_max_time = parse_seconds(value)?,
+            "level" => self.level = parse_int_param(value, 1..=10).map_err(invalid)? as u32,
             _ => return Err(GtpError::UnknownParameter),
         }
         Ok(())
