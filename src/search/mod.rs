@@ -160,17 +160,11 @@ impl<G: Game> Search<G> {
     pub fn advance_root(&mut self, position: &G) -> u64 {
         let found = self.root_position.as_ref().and_then(|old| self.find_descendant(old, position, 2));
         let kept = match found {
-            Some(node) if node == self.root => self.arena.get(node).visits() as u64,
             Some(node) => {
-                let fresh = Self::new_arena(&self.params);
-                match fresh.copy_subtree(&self.arena, node) {
-                    Some(new_root) => {
-                        self.arena = fresh;
-                        self.root = new_root;
-                        self.arena.get(new_root).visits() as u64
-                    }
-                    None => self.reset_to(),
+                if node != self.root {
+                    self.root = self.arena.retain_subtree(node);
                 }
+                self.arena.get(self.root).visits() as u64
             }
             None => self.reset_to(),
         };
@@ -647,6 +641,43 @@ mod tests {
         elsewhere.play(elsewhere.parse_move("A2").unwrap()).unwrap();
         elsewhere.play(elsewhere.parse_move("A3").unwrap()).unwrap();
         assert_eq!(search.advance_root(&elsewhere), 0);
+    }
+
+    /// Every expanded node has at least as many visits as its children together, and every
+    /// child's move is legal in its parent's position.
+    fn check_tree(search: &Search<Mnk>, node: u32, position: &Mnk) -> u64 {
+        let arena = &search.arena;
+        let mut nodes = 1;
+        let children = arena.get(node).children();
+        let child_visits: u64 = children.clone().map(|c| arena.get(c).visits() as u64).sum();
+        assert!(child_visits <= arena.get(node).visits() as u64);
+        for child in children {
+            let mv = arena.get(child).mv().unwrap();
+            assert!(position.is_legal(mv));
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            nodes += check_tree(search, child, &next);
+        }
+        nodes
+    }
+
+    #[test]
+    fn a_whole_game_with_tree_reuse_keeps_the_tree_consistent() {
+        let mut config = MnkConfig::gomoku();
+        config.set_size(9, 9).unwrap();
+        let mut position = Mnk::new(&config);
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(SearchParams { max_memory_mb: 16, threads: 2, ..SearchParams::default() });
+        let limits = Limits { max_visits: Some(3_000), ..Limits::default() };
+        let mut reused_total = 0;
+        while position.outcome().is_none() {
+            let result = search.run(&position, limits, &stop, 5, None);
+            reused_total += result.reused_visits;
+            let nodes = check_tree(&search, search.root, &position);
+            assert_eq!(nodes, search.stats().nodes, "every arena node is reachable after compaction");
+            position.play(result.best_move.unwrap()).unwrap();
+        }
+        assert!(reused_total > 0);
     }
 
     #[test]

@@ -158,13 +158,6 @@ impl<M: Copy> Node<M> {
             self.virtual_loss.fetch_sub(1, Ordering::Relaxed);
         }
     }
-
-    /// Sets the statistics outright (used when copying a kept subtree).
-    fn copy_statistics_from(&self, other: &Node<M>) {
-        self.visits.store(other.visits(), Ordering::Relaxed);
-        self.half_points.store(other.half_points(), Ordering::Relaxed);
-        self.proof.store(other.proof.load(Ordering::Relaxed), Ordering::Relaxed);
-    }
 }
 
 /// A bump-allocated, chunked node store with a fixed capacity.
@@ -253,36 +246,70 @@ impl<M: Copy> Arena<M> {
         &chunk[(index & CHUNK_MASK) as usize]
     }
 
-    /// Copies the subtree of `other` under `root` into this (empty) arena and returns the new
-    /// root's index. Statistics and proofs are kept; nodes that do not fit are dropped (their
-    /// parent becomes a leaf again).
-    pub fn copy_subtree(&self, other: &Arena<M>, root: u32) -> Option<u32> {
-        let new_root = self.allocate_root()?;
-        if let Some(mv) = other.get(root).mv() {
-            let _ = self.get(new_root).mv.set(mv);
-        }
-        self.get(new_root).copy_statistics_from(other.get(root));
-        let mut stack = vec![(root, new_root)];
-        while let Some((old, new)) = stack.pop() {
-            let children = other.get(old).children();
-            if children.is_empty() {
-                continue;
+    fn node_mut(&mut self, index: u32) -> &mut Node<M> {
+        let chunk = self.chunks[(index >> CHUNK_BITS) as usize].get_mut().expect("node index not allocated");
+        &mut chunk[(index & CHUNK_MASK) as usize]
+    }
+
+    /// Keeps only the subtree under `root`, compacted to the front of the arena in place, and
+    /// returns the root's new index. Statistics and proofs are kept. Needs `&mut self`: no search
+    /// may run. Memory never grows: every kept child range slides down (ranges are allocated after
+    /// their parent, so in index order a range's new place never overlaps a range still to move),
+    /// freed slots are reset for reuse, and chunks past the end are released.
+    pub fn retain_subtree(&mut self, root: u32) -> u32 {
+        // 1. The kept ranges: the root alone, then every expanded node's children.
+        let mut ranges = vec![(root, 1u32)];
+        let mut stack = vec![root];
+        while let Some(index) = stack.pop() {
+            let children = self.get(index).children();
+            if !children.is_empty() {
+                ranges.push((children.start, children.end - children.start));
+                stack.extend(children);
             }
-            let moves: Vec<M> =
-                children.clone().map(|child| other.get(child).mv().expect("a child has a move")).collect();
-            let Some(first) = self.allocate(moves.into_iter()) else {
-                continue;
-            };
-            for (offset, old_child) in children.clone().enumerate() {
-                let new_child = first + offset as u32;
-                self.get(new_child).copy_statistics_from(other.get(old_child));
-                stack.push((old_child, new_child));
-            }
-            let new_node = self.get(new);
-            new_node.state.store(EXPANDING, Ordering::Relaxed);
-            new_node.finish_expansion(first, children.len() as u32);
         }
-        Some(new_root)
+        ranges.sort_unstable();
+        // 2. Slide each range down, never across a chunk boundary.
+        let mut moved_to = Vec::with_capacity(ranges.len());
+        let mut next = 0u32;
+        for &(start, count) in &ranges {
+            if (next & CHUNK_MASK) + count > CHUNK_LEN as u32 {
+                next = (next | CHUNK_MASK) + 1;
+            }
+            debug_assert!(next <= start);
+            if next != start {
+                for offset in 0..count {
+                    let node = std::mem::take(self.node_mut(start + offset));
+                    *self.node_mut(next + offset) = node;
+                }
+            }
+            moved_to.push(next);
+            next += count;
+        }
+        // 3. Point every kept parent at its children's new place.
+        let new_index = |old: u32| {
+            let range = ranges.partition_point(|&(start, _)| start <= old) - 1;
+            moved_to[range] + (old - ranges[range].0)
+        };
+        for (&(_, count), &new_start) in ranges.iter().zip(&moved_to) {
+            for index in new_start..new_start + count {
+                let node = self.node_mut(index);
+                if *node.state.get_mut() == EXPANDED {
+                    let first = node.first_child.get_mut();
+                    *first = new_index(*first);
+                }
+            }
+        }
+        // 4. Reset the slots left behind in the last kept chunk; release the chunks after it.
+        let first_free_chunk = (next as usize).div_ceil(CHUNK_LEN);
+        let reset_end = self.len().min((first_free_chunk * CHUNK_LEN) as u32);
+        for index in next..reset_end {
+            *self.node_mut(index) = Node::default();
+        }
+        for chunk in &mut self.chunks[first_free_chunk..] {
+            chunk.take();
+        }
+        *self.len.get_mut() = next;
+        new_index(root)
     }
 }
 
@@ -303,8 +330,8 @@ mod tests {
     }
 
     #[test]
-    fn subtree_copies_keep_statistics() {
-        let arena: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
+    fn retained_subtrees_keep_statistics_and_compact() {
+        let mut arena: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
         let root = arena.allocate_root().unwrap();
         let children = arena.allocate(0..3u16).unwrap();
         assert!(arena.get(root).try_begin_expansion());
@@ -314,13 +341,25 @@ mod tests {
         let grandchildren = arena.allocate(7..9u16).unwrap();
         assert!(arena.get(children + 1).try_begin_expansion());
         arena.get(children + 1).finish_expansion(grandchildren, 2);
+        let deeper = arena.allocate(20..24u16).unwrap();
+        assert!(arena.get(grandchildren + 1).try_begin_expansion());
+        arena.get(grandchildren + 1).finish_expansion(deeper, 4);
+        arena.get(deeper + 2).record_visit(1, false);
 
-        let copy: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
-        let new_root = copy.copy_subtree(&arena, children + 1).unwrap();
-        let node = copy.get(new_root);
+        let new_root = arena.retain_subtree(children + 1);
+        assert_eq!(new_root, 0);
+        assert_eq!(arena.len(), 1 + 2 + 4);
+        let node = arena.get(new_root);
         assert_eq!((node.mv(), node.visits(), node.proof()), (Some(1), 1, Proof::MoverWins));
-        let moves: Vec<_> = node.children().map(|c| copy.get(c).mv().unwrap()).collect();
+        let moves: Vec<_> = node.children().map(|c| arena.get(c).mv().unwrap()).collect();
         assert_eq!(moves, vec![7, 8]);
-        assert_eq!(copy.len(), 3);
+        let deep: Vec<_> = arena.get(node.children().start + 1).children().map(|c| arena.get(c)).collect();
+        assert_eq!(deep.iter().map(|n| n.mv().unwrap()).collect::<Vec<_>>(), vec![20, 21, 22, 23]);
+        assert_eq!(deep[2].visits(), 1);
+        // Freed slots come back fresh.
+        let fresh = arena.allocate(40..42u16).unwrap();
+        assert_eq!(fresh, 7);
+        assert_eq!((arena.get(fresh).visits(), arena.get(fresh).proof()), (0, Proof::Unknown));
+        assert!(!arena.get(fresh).is_expanded());
     }
 }
