@@ -541,12 +541,39 @@ fn solve_last(player: u64, square: usize) -> i32 {
     }
 }
 
-/// Quadrant parity: bit q set when quadrant q holds an odd number of empties.
+/// Quadrant parity: the squares of every quadrant holding an odd number of empties. The
+/// empties are XOR-folded so that bits 0, 4, 32 and 36 end up holding each quadrant's parity.
 fn quadrant_parity(empties: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .filter(|&&quadrant| (empties & quadrant).count_ones() & 1 == 1)
-        .fold(0, |mask, q| mask | q)
+    let mut folded = empties ^ empties >> 16;
+    folded ^= folded >> 8;
+    folded ^= folded >> 2;
+    folded ^= folded >> 1;
+    (folded & 1) * QUADRANTS[0]
+        | (folded >> 4 & 1) * QUADRANTS[1]
+        | (folded >> 32 & 1) * QUADRANTS[2]
+        | (folded >> 36 & 1) * QUADRANTS[3]
+}
+
+/// The quadrant mask of `square`.
+fn quadrant_of(square: usize) -> u64 {
+    QUADRANTS[(square >> 4 & 2) | (square >> 2 & 1)]
+}
+
+/// Sort bonus by square: the class order of [`SQUARE_CLASSES`] as [`SQUARE_BONUS`].
+const SQUARE_BONUS_BY_SQUARE: [i32; 64] = build_square_bonus();
+
+const fn build_square_bonus() -> [i32; 64] {
+    let mut table = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut class = 0;
+        while SQUARE_CLASSES[class] >> square & 1 == 0 {
+            class += 1;
+        }
+        table[square] = SQUARE_BONUS[class];
+        square += 1;
+    }
+    table
 }
 
 impl Worker<'_> {
@@ -682,16 +709,12 @@ impl Worker<'_> {
                 // Fastest first: few replies for the opponent (corners count twice).
                 let replies = legal_move_mask(next_player, next_opponent);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let class = SQUARE_CLASSES
-                    .iter()
-                    .position(|&c| c & bit != 0)
-                    .unwrap_or(4);
                 let parity_bonus = if parity & bit != 0 && empties < 22 {
                     4
                 } else {
                     0
                 };
-                -(mobility << 4) + parity_bonus + SQUARE_BONUS[class]
+                -(mobility << 4) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square]
             };
             list[count] = ScoredMove {
                 order,
@@ -1027,6 +1050,7 @@ impl Worker<'_> {
                 return solve_last(player, empty_squares.trailing_zeros() as usize);
             }
             2 => return self.solve_two(player, opponent, alpha, empty_squares),
+            3 => return self.solve_three(player, opponent, alpha, empty_squares, parity),
             _ => {}
         }
         self.nodes += 1;
@@ -1045,7 +1069,7 @@ impl Worker<'_> {
                         continue;
                     }
                     let bit = 1u64 << square;
-                    let quadrant = QUADRANTS[(square >> 4 & 2) | (square >> 2 & 1)];
+                    let quadrant = quadrant_of(square);
                     let score = -self.nws_shallow(
                         opponent & !flipped,
                         player | flipped | bit,
@@ -1071,6 +1095,77 @@ impl Worker<'_> {
             return final_score(player, empties);
         }
         -self.nws_shallow(opponent, player, -alpha - 1, empty_squares, parity, empties)
+    }
+
+    /// Exact score with three empties: a square alone in its quadrant (odd parity) first.
+    fn solve_three(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empty_squares: u64,
+        parity: u64,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut squares = [0usize; 3];
+        let mut count = 0;
+        for group in [empty_squares & parity, empty_squares & !parity] {
+            let mut remaining = group;
+            while remaining != 0 {
+                squares[count] = remaining.trailing_zeros() as usize;
+                remaining &= remaining - 1;
+                count += 1;
+            }
+        }
+        let mut best = -SCORE_INFINITY;
+        for square in squares {
+            if NEIGHBOURS[square] & opponent == 0 {
+                continue;
+            }
+            let flipped = flipped_discs(player, opponent, square);
+            if flipped != 0 {
+                let bit = 1u64 << square;
+                let score = -self.solve_two(
+                    opponent & !flipped,
+                    player | flipped | bit,
+                    -alpha - 1,
+                    empty_squares & !bit,
+                );
+                if score > alpha {
+                    return score;
+                }
+                best = best.max(score);
+            }
+        }
+        if best > -SCORE_INFINITY {
+            return best;
+        }
+        // The player passes; the opponent moves if it can.
+        let mut best = SCORE_INFINITY;
+        for square in squares {
+            if NEIGHBOURS[square] & player == 0 {
+                continue;
+            }
+            let flipped = flipped_discs(opponent, player, square);
+            if flipped != 0 {
+                let bit = 1u64 << square;
+                let score = self.solve_two(
+                    player & !flipped,
+                    opponent | flipped | bit,
+                    alpha,
+                    empty_squares & !bit,
+                );
+                if score <= alpha {
+                    return score;
+                }
+                best = best.min(score);
+            }
+        }
+        if best < SCORE_INFINITY {
+            best
+        } else {
+            final_score(player, 3)
+        }
     }
 
     /// Exact score with two empties.
