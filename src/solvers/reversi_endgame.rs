@@ -554,6 +554,23 @@ fn quadrant_parity(empties: u64) -> u64 {
         | (folded >> 36 & 1) * QUADRANTS[3]
 }
 
+/// Every square next to a disc of `discs` (8-neighbourhood), `discs` excluded or not.
+fn neighbourhood(discs: u64) -> u64 {
+    let sideways = (discs << 1 & 0xfefe_fefe_fefe_fefe) | (discs >> 1 & 0x7f7f_7f7f_7f7f_7f7f);
+    let row = discs | sideways;
+    sideways | row << 8 | row >> 8
+}
+
+/// Own corners and own edge discs touching an own corner: a cheap stability count.
+fn corner_stability(discs: u64) -> u32 {
+    let corners = discs & CORNERS;
+    let touching = (corners << 1 & 0x0200_0000_0000_0002)
+        | (corners >> 1 & 0x4000_0000_0000_0040)
+        | (corners << 8 & 0x0000_0000_0000_8100)
+        | (corners >> 8 & 0x0081_0000_0000_0000);
+    (corners | (touching & discs)).count_ones()
+}
+
 /// The quadrant mask of `square`.
 fn quadrant_of(square: usize) -> u64 {
     QUADRANTS[(square >> 4 & 2) | (square >> 2 & 1)]
@@ -706,15 +723,26 @@ impl Worker<'_> {
             } else if next_player == 0 {
                 1 << 29
             } else {
-                // Fastest first: few replies for the opponent (corners count twice).
+                // Fastest first: few replies for the opponent (corners count twice), then
+                // our safe corner discs, then few empties next to our discs (the opponent's
+                // potential mobility), then parity and the square's class (Edax's weights).
                 let replies = legal_move_mask(next_player, next_opponent);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let parity_bonus = if parity & bit != 0 && empties < 22 {
-                    4
-                } else {
+                let empty_after = !(next_player | next_opponent);
+                let potential = neighbourhood(next_opponent) & empty_after;
+                let potential =
+                    (potential.count_ones() + (potential & CORNERS).count_ones()) as i32;
+                let corners = corner_stability(next_opponent) as i32;
+                let parity_bonus = if parity & bit == 0 {
                     0
+                } else if empties < 12 {
+                    8
+                } else {
+                    4
                 };
-                -(mobility << 4) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square]
+                -(mobility << 15) + (corners << 11) - (potential << 5)
+                    + parity_bonus
+                    + SQUARE_BONUS_BY_SQUARE[square]
             };
             list[count] = ScoredMove {
                 order,
