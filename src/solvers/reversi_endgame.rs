@@ -35,6 +35,10 @@ pub const SHALLOW_EMPTIES: u32 = 7;
 /// Null-window nodes with at least this many empties may split among threads.
 pub const SPLIT_EMPTIES: u32 = 12;
 
+/// Null-window nodes with at least this many empties look their children up in the table
+/// before searching them (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 12;
+
 /// Nodes with at least this many empties check the stop and abort flags.
 const ABORT_CHECK_EMPTIES: u32 = 10;
 
@@ -947,6 +951,22 @@ impl Worker<'_> {
         // 5. Moves, best first by a lazy selection sort (a cutoff often comes early).
         let mut list = [ScoredMove::default(); 40];
         let count = self.order_moves(player, opponent, moves, table_square, empties, &mut list);
+        // 5b. Enhanced transposition cutoff: a child already known to score low enough for
+        //     the opponent proves the cutoff without searching.
+        if empties >= ETC_EMPTIES {
+            for mv in &list[..count] {
+                let child_player = opponent & !mv.flipped;
+                let child_opponent = player | mv.flipped | 1u64 << mv.square;
+                if let Some(entry) = self
+                    .shared
+                    .table
+                    .probe(zobrist_key(child_player, child_opponent))
+                    && -entry.upper > alpha
+                {
+                    return -entry.upper;
+                }
+            }
+        }
         let mut best = -SCORE_INFINITY;
         let mut best_square = NO_SQUARE;
         let mut searched = 0;
