@@ -6,6 +6,7 @@
 //! [`Game::new`] builds the start position.
 
 pub mod mnk;
+pub mod reversi;
 
 use std::fmt;
 use std::hash::Hash;
