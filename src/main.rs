@@ -58,6 +58,18 @@ enum Tool {
         #[command(flatten)]
         engine: EngineOptions,
     },
+    /// Solves every position of a test file with the game's exact solver and checks the known
+    /// answers (Reversi: FFO files as in ../shared/data/reversi/).
+    Solve {
+        /// The game whose solver to run.
+        #[arg(long)]
+        game: String,
+        /// The test file.
+        file: std::path::PathBuf,
+        /// Solver threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Runs the fixed search workload and prints its node-count signature and speed.
     Bench {
         /// Only this game's part of the workload.
@@ -85,6 +97,7 @@ fn main() -> ExitCode {
             println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
         }),
         Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
+        Some(Tool::Solve { game, file, threads }) => run_solve(&game, &file, threads),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -176,4 +189,23 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     }
     println!("Bench: {}", ponder::bench::signature(&lines));
     Ok(())
+}
+
+fn run_solve(game: &str, file: &std::path::Path, threads: usize) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|error| {
+        format!("cannot read {}: {error} (the full test sets live in ../shared/data/)", file.display())
+    })?;
+    let game = ponder::engine::find_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+    match game.name {
+        "reversi" => {
+            use ponder::solvers::reversi_endgame::{SolveOptions, solve_ffo_file};
+            let options = SolveOptions { threads, ..SolveOptions::default() };
+            let summary = solve_ffo_file(&text, &options, &mut io::stdout().lock()).map_err(|e| e.to_string())?;
+            if summary.mismatches > 0 || summary.malformed > 0 {
+                return Err(format!("{} wrong, {} malformed", summary.mismatches, summary.malformed));
+            }
+            Ok(())
+        }
+        other => Err(format!("no batch solver for {other}")),
+    }
 }

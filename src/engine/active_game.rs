@@ -38,6 +38,23 @@ pub struct AnalysisMove {
     pub pv: Vec<String>,
 }
 
+/// What a solver call may use: threads, the time it should fit in, and the stop flag.
+pub struct SolveContext<'a> {
+    pub threads: usize,
+    /// The move's time budget; `None` without a limit.
+    pub budget: Option<Duration>,
+    pub stop: &'a AtomicBool,
+}
+
+/// What a game's exact solver adds to the generic search, registered with the game.
+pub struct SolverHooks<G: Game> {
+    /// `ponder-solve`: the answer for the side to move of a running game; `None` when stopped.
+    pub solve: fn(&G, &SolveContext) -> Option<String>,
+    /// Asked before `genmove` searches: a move proven best, when the solver can find one within
+    /// the budget; `None` lets the search decide.
+    pub solved_move: Option<fn(&G, &SolveContext) -> Option<G::Move>>,
+}
+
 /// A one-line summary of a finished search, for the log on stderr.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchSummary {
@@ -93,6 +110,11 @@ pub trait ActiveGame: Send {
     fn is_over(&self) -> bool;
     /// An estimate of the moves the side to move still has to make, for time budgets.
     fn moves_left_estimate(&self) -> usize;
+    /// Whether the game has an exact solver (`ponder-solve`).
+    fn has_solver(&self) -> bool;
+    /// `ponder-solve COLOR`: the solver's answer for `color` to move. Blocks until solved or
+    /// stopped.
+    fn solve(&mut self, color: Color, context: &SolveContext) -> Result<String, GtpError>;
     /// The `showboard` diagram.
     fn board_text(&self) -> String;
     /// The `final_score` text of a finished game.
@@ -116,12 +138,29 @@ pub struct GameState<G: Game> {
     config: G::Config,
     history: Vec<G>,
     search: Search<G>,
+    solver: Option<SolverHooks<G>>,
+    /// The stones of a `set_position` that no move has followed yet: such a position has no
+    /// fixed side to move, so the first `play` or `genmove` may be for either colour.
+    set_up_stones: Option<Vec<(Color, G::Move)>>,
 }
 
 impl<G: Game> GameState<G> {
     pub fn new(name: &'static str, config: G::Config, params: &SearchParams) -> GameState<G> {
         let start = G::new(&config);
-        GameState { name, config, history: vec![start], search: Search::new(params.clone()) }
+        GameState {
+            name,
+            config,
+            history: vec![start],
+            search: Search::new(params.clone()),
+            solver: None,
+            set_up_stones: None,
+        }
+    }
+
+    /// The same with an exact solver.
+    pub fn with_solver(mut self, solver: SolverHooks<G>) -> GameState<G> {
+        self.solver = Some(solver);
+        self
     }
 
     fn current(&self) -> &G {
@@ -131,6 +170,7 @@ impl<G: Game> GameState<G> {
     /// Replaces the config after a rule change: new start position, fresh tree.
     fn reset_with(&mut self, config: G::Config) {
         self.history = vec![G::new(&config)];
+        self.set_up_stones = None;
         self.config = config;
         self.search.clear();
     }
@@ -141,6 +181,29 @@ impl<G: Game> GameState<G> {
             MoveError::Syntax if !text.eq_ignore_ascii_case("pass") => GtpError::Syntax,
             _ => GtpError::IllegalMove,
         })
+    }
+
+    /// The current position with `color` to move: handed the turn as the game allows, or, for
+    /// a fresh set-up position, set up again with `color` to move.
+    fn position_for(&self, color: Color) -> Result<G, GtpError> {
+        let mut position = self.current().clone();
+        match (position.give_turn_to(color), &self.set_up_stones) {
+            (Ok(()), _) => Ok(position),
+            (Err(PlayError::WrongTurn), Some(stones)) if self.history.len() == 1 => {
+                G::set_up(&self.config, stones, color).map_err(play_error)
+            }
+            (Err(error), _) => Err(play_error(error)),
+        }
+    }
+
+    /// The solver's move for `position` when it has one within the request's time.
+    fn solved_move(&self, position: &G, request: &SearchRequest) -> Option<G::Move> {
+        let solved_move = self.solver.as_ref()?.solved_move?;
+        let context =
+            SolveContext { threads: self.search.params().threads, budget: request.limits.max_time, stop: request.stop };
+        let mv = solved_move(position, &context)?;
+        log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
+        Some(mv)
     }
 
     /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
@@ -210,13 +273,14 @@ impl<G: Game> ActiveGame for GameState<G> {
 
     fn clear_board(&mut self) {
         self.history.truncate(1);
+        self.set_up_stones = None;
         self.history[0] = G::new(&self.config);
     }
 
     fn play(&mut self, color: Color, text: &str) -> Result<(), GtpError> {
         let mv = self.parse_move(text)?;
-        let mut next = self.current().clone();
-        next.play_as(color, mv).map_err(play_error)?;
+        let mut next = self.position_for(color)?;
+        next.play(mv).map_err(play_error)?;
         self.history.push(next);
         Ok(())
     }
@@ -230,22 +294,24 @@ impl<G: Game> ActiveGame for GameState<G> {
     }
 
     fn set_position(&mut self, stones: &[(Color, String)]) -> Result<(), GtpError> {
-        let mut position = G::new(&self.config);
-        for (color, text) in stones {
-            let mv = position.parse_move(text).map_err(|error| match error {
-                MoveError::Syntax => GtpError::Syntax,
-                MoveError::OffBoard => GtpError::IllegalMove,
-            })?;
-            position.play_as(*color, mv).map_err(play_error)?;
-        }
+        let empty = G::new(&self.config);
+        let stones = stones
+            .iter()
+            .map(|(color, text)| {
+                let mv = empty.parse_move(text).map_err(|error| match error {
+                    MoveError::Syntax => GtpError::Syntax,
+                    MoveError::OffBoard => GtpError::IllegalMove,
+                })?;
+                Ok((*color, mv))
+            })
+            .collect::<Result<Vec<_>, GtpError>>()?;
         // Black moves next unless Black has placed more stones (KataGo hands the turn to Black
         // after set_position; with uneven stones the other side is the natural one).
         let black = stones.iter().filter(|(color, _)| *color == Color::Black).count();
         let next = if black > stones.len() - black { Color::White } else { Color::Black };
-        if position.outcome().is_none() {
-            position.give_turn_to(next).map_err(play_error)?;
-        }
+        let position = G::set_up(&self.config, &stones, next).map_err(play_error)?;
         self.history = vec![position];
+        self.set_up_stones = Some(stones);
         Ok(())
     }
 
@@ -254,8 +320,15 @@ impl<G: Game> ActiveGame for GameState<G> {
         if let Some(outcome) = current.outcome() {
             return Ok(if outcome.reward_for(color) == 0.0 { GenMove::Resign } else { GenMove::Pass });
         }
-        let mut position = current.clone();
-        position.give_turn_to(color).map_err(play_error)?;
+        let mut position = self.position_for(color)?;
+        if let Some(mv) = self.solved_move(&position, &request) {
+            let text = position.format_move(mv);
+            if commit {
+                position.play(mv).map_err(play_error)?;
+                self.history.push(position);
+            }
+            return Ok(GenMove::Move(text, None));
+        }
         let result = self.run_search(&position, request);
         let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
         let summary = self.summary(&position, &result, mv);
@@ -271,8 +344,7 @@ impl<G: Game> ActiveGame for GameState<G> {
         if self.current().outcome().is_some() {
             return Ok(Vec::new());
         }
-        let mut position = self.current().clone();
-        position.give_turn_to(color).map_err(play_error)?;
+        let position = self.position_for(color)?;
         let result = self.run_search(&position, request);
         Ok(analysis_moves(&position, &result))
     }
@@ -290,6 +362,17 @@ impl<G: Game> ActiveGame for GameState<G> {
         let mut moves = Vec::new();
         self.current().legal_moves(&mut moves);
         moves.len().div_ceil(2).max(1)
+    }
+
+    fn has_solver(&self) -> bool {
+        self.solver.is_some()
+    }
+
+    fn solve(&mut self, color: Color, context: &SolveContext) -> Result<String, GtpError> {
+        let solver = self.solver.as_ref().ok_or(GtpError::UnknownCommand)?;
+        let position =
+            if self.current().outcome().is_some() { self.current().clone() } else { self.position_for(color)? };
+        (solver.solve)(&position, context).ok_or(GtpError::Interrupted)
     }
 
     fn board_text(&self) -> String {

@@ -11,7 +11,9 @@ mod moves;
 mod search_settings;
 mod signals;
 
-pub use active_game::{ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary};
+pub use active_game::{
+    ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
+};
 pub use games::{GAMES, GameEntry, find_game};
 pub use search_settings::SearchSettings;
 pub use signals::InputSignals;
@@ -33,6 +35,8 @@ pub enum GtpError {
     UnknownGame,
     UnknownParameter,
     InvalidValue(String),
+    /// A solve or search stopped by an interrupt before it had an answer.
+    Interrupted,
 }
 
 impl fmt::Display for GtpError {
@@ -47,6 +51,7 @@ impl fmt::Display for GtpError {
             GtpError::UnknownGame => f.write_str("unknown game"),
             GtpError::UnknownParameter => f.write_str("unknown parameter"),
             GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
+            GtpError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -161,6 +166,7 @@ impl Session {
             Command::PrincipalVariation => Ok(self.principal_variation()),
             Command::MoveValues => Ok(self.move_values()),
             Command::NoOp => Ok(String::new()),
+            Command::Solve(color) => self.solve(color),
             // The GTP front end streams these line by line through `run_analysis` and
             // `run_genmove_analysis`; here the lines are collected into one reply.
             Command::Analyze(request) => {
@@ -177,9 +183,24 @@ impl Session {
         }
     }
 
-    /// Names of the commands available now, in registry order.
+    /// Names of the commands available now, in registry order: `ponder-solve` only for games
+    /// with an exact solver.
     fn command_names(&self) -> Vec<&'static str> {
-        COMMANDS.iter().map(|spec| spec.name).collect()
+        COMMANDS.iter().map(|spec| spec.name).filter(|&name| name != "ponder-solve" || self.game.has_solver()).collect()
+    }
+
+    /// `ponder-solve COLOR`: the game's exact solver, interruptible like a search.
+    fn solve(&mut self, color: crate::games::Color) -> Result<String, GtpError> {
+        if !self.game.has_solver() {
+            return Err(GtpError::UnknownCommand);
+        }
+        // A solve always ends, so the end of input does not cut it short (piped scripts).
+        self.signals.begin_search(false, false);
+        let context =
+            SolveContext { threads: self.settings.params.threads, budget: None, stop: self.signals.stop_flag() };
+        let answer = self.game.solve(color, &context);
+        self.signals.end_search();
+        answer
     }
 
     fn knows(&self, name: &str) -> bool {

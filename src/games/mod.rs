@@ -307,6 +307,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         Ok(())
     }
 
+    /// A set-up position (`set_position`): these stones on an empty board, `to_move` to play.
+    /// By default the stones are played in order with `play_as`, which suits games where a stone
+    /// changes nothing else; games whose moves do more (Reversi flips) place them directly.
+    ///
+    /// # Errors
+    /// [`PlayError`] for an occupied cell, a move that is not a stone, or a set-up that ends the
+    /// game before its last stone.
+    fn set_up(config: &Self::Config, stones: &[(Color, Self::Move)], to_move: Color) -> Result<Self, PlayError> {
+        let mut position = Self::new(config);
+        for &(color, mv) in stones {
+            position.play_as(color, mv)?;
+        }
+        if position.outcome().is_none() {
+            position.give_turn_to(to_move)?;
+        }
+        Ok(position)
+    }
+
     /// The `final_score` text of a finished game: `B+`, `W+` or `0` by default; games that count
     /// (Reversi) add the margin. `None` while the game runs.
     fn score_text(&self) -> Option<String> {

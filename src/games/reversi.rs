@@ -398,6 +398,19 @@ impl Game for Reversi {
     /// Edax's GTP `play`/`genmove` behaviour: when the side to move has no placement (it must
     /// pass), the pass is inserted so that `color` moves; otherwise the colour is refused
     /// (Edax answers "wrong color").
+    /// Discs are placed as given, with no flips, on an empty board (KataGo's `set_position`).
+    fn set_up(_: &ReversiConfig, stones: &[(Color, ReversiMove)], to_move: Color) -> Result<Reversi, PlayError> {
+        let mut discs = [0u64; 2];
+        for &(color, mv) in stones {
+            let square = mv.index().ok_or(PlayError::Illegal)?;
+            if (discs[0] | discs[1]) >> square & 1 != 0 {
+                return Err(PlayError::Illegal);
+            }
+            discs[color.index()] |= 1 << square;
+        }
+        Reversi::from_bitboards(discs[0], discs[1], to_move).ok_or(PlayError::Illegal)
+    }
+
     fn give_turn_to(&mut self, color: Color) -> Result<(), PlayError> {
         if self.outcome().is_some() {
             Err(PlayError::GameOver)

@@ -91,6 +91,7 @@ pub enum Command {
     AnalyzeCommands(AnalyzeCommandsFor),
     PrincipalVariation,
     MoveValues,
+    Solve(Color),
     /// `stop` (KataGo) and `gogui-interrupt` (announces `# interrupt` support): nothing to do,
     /// since any line already ends pondering.
     NoOp,
@@ -157,6 +158,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "ponder-perft", parse: parse_perft },
     CommandSpec { name: "ponder-stats", parse: no_arguments!(Command::Stats) },
     CommandSpec { name: "ponder-pv", parse: no_arguments!(Command::PrincipalVariation) },
+    CommandSpec { name: "ponder-solve", parse: |args| Ok(Command::Solve(one_color(args)?)) },
     CommandSpec { name: "ponder-move_values", parse: no_arguments!(Command::MoveValues) },
     CommandSpec { name: "time_settings", parse: parse_time_settings },
     CommandSpec { name: "kgs-time_settings", parse: parse_named_time_settings },
