@@ -21,7 +21,13 @@ pub const WORKLOAD: &[BenchPosition] = &[
     BenchPosition { game: "tictactoe", moves: &["b2", "a1"], visits: 50_000 },
     BenchPosition { game: "gomoku", moves: &[], visits: 20_000 },
     BenchPosition { game: "gomoku", moves: &["H8", "J9", "H9", "H10"], visits: 20_000 },
+    BenchPosition { game: "reversi", moves: &[], visits: 20_000 },
+    BenchPosition { game: "reversi", moves: &["f5", "d6", "c3", "d3", "c4"], visits: 20_000 },
 ];
+
+/// FFO endgames the Reversi part of the workload solves exactly (#1 to #8, 14 to 16 empties).
+const REVERSI_ENDGAMES: &str = include_str!("../tests/data/reversi/ffo1-19.txt");
+const REVERSI_ENDGAME_COUNT: usize = 8;
 
 /// What one position's search did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +49,36 @@ pub fn run_workload(game: Option<&str>, threads: usize) -> Result<Vec<BenchLine>
     if positions.is_empty() {
         return Err(format!("no bench positions for game '{}'", game.unwrap_or_default()));
     }
-    positions.into_iter().map(|position| run_position(position, threads)).collect()
+    let mut lines: Vec<BenchLine> =
+        positions.into_iter().map(|position| run_position(position, threads)).collect::<Result<_, _>>()?;
+    if game.is_none_or(|g| g == "reversi") {
+        lines.extend(reversi_endgames(threads));
+    }
+    Ok(lines)
+}
+
+/// The exact solver on the first FFO endgames: nodes count as tree nodes in the signature.
+fn reversi_endgames(threads: usize) -> Vec<BenchLine> {
+    use crate::solvers::reversi_endgame::{SolveOptions, parse_ffo_line, solve_endgame};
+    REVERSI_ENDGAMES
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .take(REVERSI_ENDGAME_COUNT)
+        .filter_map(|line| parse_ffo_line(line).ok())
+        .map(|problem| {
+            let started = Instant::now();
+            let options = SolveOptions { threads, ..SolveOptions::default() };
+            let result = solve_endgame(&problem.position, &options).expect("nothing stops the bench");
+            let empties = problem.position.empty_squares().count_ones() as usize;
+            BenchLine {
+                game: "reversi-solve",
+                moves: 60 - empties,
+                playouts: 0,
+                nodes: result.nodes,
+                elapsed: started.elapsed(),
+            }
+        })
+        .collect()
 }
 
 fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, String> {

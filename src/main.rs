@@ -166,7 +166,7 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     let lines = ponder::bench::run_workload(game, 1)?;
     for line in &lines {
         println!(
-            "{:<10} {:>2} moves  {:>8} playouts  {:>8} nodes  {:>7.3} s",
+            "{:<14} {:>2} moves  {:>8} playouts  {:>9} nodes  {:>7.3} s",
             line.game,
             line.moves,
             line.playouts,
