@@ -96,7 +96,7 @@ fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, S
         let color = if index % 2 == 0 { Color::Black } else { Color::White };
         run(Command::Play { color, mv: mv.to_string() })?;
     }
-    let to_move = if position.moves.len() % 2 == 0 { Color::Black } else { Color::White };
+    let to_move = if position.moves.len().is_multiple_of(2) { Color::Black } else { Color::White };
     let started = Instant::now();
     run(Command::RegGenMove(to_move))?;
     let elapsed = started.elapsed();

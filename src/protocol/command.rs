@@ -279,7 +279,7 @@ fn param_request(args: &[String]) -> ParamRequest {
 }
 
 fn parse_set_position(args: &[String]) -> Result<Command, CommandError> {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(CommandError::Syntax);
     }
     args.chunks(2)
@@ -363,19 +363,19 @@ fn parse_time_left(args: &[String]) -> Result<Command, CommandError> {
 fn parse_analyze(format: AnalysisFormat, args: &[String]) -> Result<AnalyzeRequest, CommandError> {
     let mut request = AnalyzeRequest { format, color: None, interval: Duration::from_secs(1), max_moves: None };
     let mut rest = args;
-    if let Some((first, tail)) = rest.split_first() {
-        if let Ok(color) = parse_color(first) {
-            request.color = Some(color);
-            rest = tail;
-        }
+    if let Some((first, tail)) = rest.split_first()
+        && let Ok(color) = parse_color(first)
+    {
+        request.color = Some(color);
+        rest = tail;
     }
     let centiseconds =
         |text: &str| text.parse::<u64>().map(Duration::from_millis).map(|d| d * 10).map_err(|_| CommandError::Syntax);
-    if let Some((first, tail)) = rest.split_first() {
-        if first.bytes().all(|b| b.is_ascii_digit()) {
-            request.interval = centiseconds(first)?;
-            rest = tail;
-        }
+    if let Some((first, tail)) = rest.split_first()
+        && first.bytes().all(|b| b.is_ascii_digit())
+    {
+        request.interval = centiseconds(first)?;
+        rest = tail;
     }
     for pair in rest.chunks(2) {
         match pair {

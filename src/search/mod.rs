@@ -263,11 +263,11 @@ impl<G: Game> Search<G> {
                 }
                 this.playout(position, &mut worker);
                 playouts.fetch_add(1, Ordering::Relaxed);
-                if let (Some(at), Some((interval, callback))) = (next_report, progress.as_mut()) {
-                    if Instant::now() >= at {
-                        callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
-                        next_report = Some(Instant::now() + *interval);
-                    }
+                if let (Some(at), Some((interval, callback))) = (next_report, progress.as_mut())
+                    && Instant::now() >= at
+                {
+                    callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+                    next_report = Some(Instant::now() + *interval);
                 }
             }
             finished.store(true, Ordering::Relaxed);

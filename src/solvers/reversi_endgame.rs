@@ -160,7 +160,7 @@ const fn build_diagonals(slope: i32) -> [u64; 15] {
     let mut table = [0u64; 15];
     let mut square = 0;
     while square < 64 {
-        let (x, y) = ((square % 8) as i32, (square / 8) as i32);
+        let (x, y) = ((square % 8), (square / 8));
         // Along a1-h8 diagonals y - x is constant; along h1-a8 ones y + x is.
         let index = if slope == 1 { y - x + 7 } else { y + x };
         table[index as usize] |= 1u64 << square;
@@ -515,10 +515,10 @@ fn quadrant_parity(empties: u64) -> u64 {
     folded ^= folded >> 8;
     folded ^= folded >> 2;
     folded ^= folded >> 1;
-    (folded & 1) * QUADRANTS[0]
-        | (folded >> 4 & 1) * QUADRANTS[1]
-        | (folded >> 32 & 1) * QUADRANTS[2]
-        | (folded >> 36 & 1) * QUADRANTS[3]
+    ((folded & 1) * QUADRANTS[0])
+        | ((folded >> 4 & 1) * QUADRANTS[1])
+        | ((folded >> 32 & 1) * QUADRANTS[2])
+        | ((folded >> 36 & 1) * QUADRANTS[3])
 }
 
 /// Every square next to a disc of `discs` (8-neighbourhood), `discs` excluded or not.
