@@ -22,8 +22,20 @@ struct Cli {
     verbose: u8,
 }
 
+/// The line protocol spoken on stdin/stdout.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Protocol {
+    /// GTP version 2 (with HTP cell names for Hex).
+    Gtp,
+    /// The Gomocup (Piskvork) protocol; the game is Gomoku.
+    Gomocup,
+}
+
 #[derive(Args, Debug, Clone)]
 struct EngineOptions {
+    /// The protocol on stdin/stdout.
+    #[arg(long, value_enum, default_value = "gtp")]
+    protocol: Protocol,
     /// Game to start with (see `list_games`).
     #[arg(long, default_value = "tictactoe")]
     game: String,
@@ -110,8 +122,12 @@ fn main() -> ExitCode {
 
 fn run_engine(options: &EngineOptions) -> Result<(), String> {
     let session = configured_session(options)?;
+    let result = match options.protocol {
+        Protocol::Gtp => ponder::protocol::gtp::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gomocup => ponder::protocol::gomocup::run(session, io::stdin(), io::stdout().lock()),
+    };
     // A closed stdout (the GUI went away) ends the engine quietly.
-    match ponder::protocol::gtp::run(session, io::stdin(), io::stdout().lock()) {
+    match result {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(error.to_string()),

@@ -1,5 +1,6 @@
-//! Golden transcripts: every `protocol-specs/**/*.gtp` script is piped through the engine
-//! binary in deterministic mode (one thread, fixed seed, visit limits, no time limit) and its
+//! Golden transcripts: every `protocol-specs/**/*.gtp` script (and every `*.gomocup` script,
+//! with `--protocol gomocup` and its `#` lines removed, since that protocol has no comments) is
+//! piped through the engine binary in deterministic mode (one thread, fixed seed, visit limits, no time limit) and its
 //! stdout must equal the committed `.out` file byte for byte. `PONDER_BLESS=1 cargo test
 //! --release --test golden` rewrites the `.out` files on purpose; review the diff before
 //! committing.
@@ -13,7 +14,7 @@ fn scripts(dir: &Path, found: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             scripts(&path, found);
-        } else if path.extension().is_some_and(|e| e == "gtp") {
+        } else if path.extension().is_some_and(|e| e == "gtp" || e == "gomocup") {
             found.push(path);
         }
     }
@@ -22,11 +23,21 @@ fn scripts(dir: &Path, found: &mut Vec<PathBuf>) {
 /// The engine's stdout for `script`. The first line of a script may be `#! ARGS`: extra
 /// command-line arguments (for example `#! --game gomoku`).
 fn run_script(script: &Path) -> String {
-    let input = std::fs::read(script).unwrap();
+    let mut input = std::fs::read(script).unwrap();
     let mut args = vec!["--seed", "1", "--threads", "1", "--max-time", "0", "--max-visits", "1000"];
     let first_line = String::from_utf8_lossy(input.split(|&b| b == b'\n').next().unwrap_or_default()).to_string();
     if let Some(extra) = first_line.strip_prefix("#!") {
         args.extend(extra.split_whitespace());
+    }
+    if script.extension().is_some_and(|e| e == "gomocup") {
+        args.extend(["--protocol", "gomocup"]);
+        let text = String::from_utf8(input).unwrap();
+        input = text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(|line| format!("{line}\n"))
+            .collect::<String>()
+            .into_bytes();
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
         .args(&args)

@@ -2,5 +2,6 @@
 //! front ends that connect a session to a byte stream. Only this module writes protocol output.
 
 pub mod command;
+pub mod gomocup;
 pub mod gtp;
 pub mod line;

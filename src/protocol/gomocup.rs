@@ -1,0 +1,329 @@
+//! The Gomocup (Piskvork) protocol front end, so Gomocup managers can run matches with ponder.
+//!
+//! The manager sends `START N` / `RECTSTART W,H`, `INFO key value`, `BEGIN`, `TURN X,Y`,
+//! `BOARD` … `DONE`, `TAKEBACK X,Y`, `RESTART`, `ABOUT`, `END`. Cells are `X,Y`, zero-based, `X`
+//! the column and `Y` the row from the top. We answer `OK`, a move `X,Y`, the `ABOUT` line, or
+//! `ERROR …` / `UNKNOWN …`; `INFO` gets no answer. Everything is carried out through the same
+//! session commands a GTP controller would send, with the game fixed to Gomoku.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+use crate::engine::{GtpError, Session};
+use crate::games::{Color, GO_COLUMN_LETTERS};
+use crate::protocol::command::{Command, ParamRequest};
+
+/// Seconds kept back from every Gomocup time limit for process and pipe delays.
+const LAG_SECONDS: f64 = 0.1;
+
+/// The Gomocup front end's state beyond the session: the board size (for coordinates) and the
+/// time limits the manager announced.
+struct GomocupFrontEnd {
+    session: Session,
+    width: usize,
+    height: usize,
+    started: bool,
+    /// `INFO timeout_turn` in seconds (0: none).
+    turn_seconds: f64,
+    /// `INFO time_left` in seconds, if the manager sends it.
+    time_left_seconds: Option<f64>,
+    /// The vertices played since the last `START`/`RESTART`/`BOARD`, for `TAKEBACK`.
+    moves: Vec<String>,
+}
+
+/// Runs the Gomocup protocol on `input`/`output` until `END` or the end of input. Blocks.
+///
+/// # Errors
+/// Only a failed write to `output`.
+pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Result<()> {
+    let mut front_end = GomocupFrontEnd {
+        session,
+        width: 15,
+        height: 15,
+        started: false,
+        turn_seconds: 0.0,
+        time_left_seconds: None,
+        moves: Vec::new(),
+    };
+    front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
+    let mut lines = BufReader::new(input).lines();
+    while let Some(line) = lines.next() {
+        let line = line.unwrap_or_default();
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let reply = match keyword.to_ascii_uppercase().as_str() {
+            "END" => break,
+            "BOARD" => {
+                let mut stones = Vec::new();
+                for line in lines.by_ref() {
+                    let line = line.unwrap_or_default();
+                    if line.trim().eq_ignore_ascii_case("DONE") {
+                        break;
+                    }
+                    stones.push(line.trim().to_string());
+                }
+                front_end.board(&stones)
+            }
+            keyword => front_end.answer(keyword, rest.trim()),
+        };
+        if let Some(reply) = reply {
+            output.write_all(reply.as_bytes())?;
+            output.write_all(b"\n")?;
+            output.flush()?;
+        }
+    }
+    Ok(())
+}
+
+impl GomocupFrontEnd {
+    fn command(&mut self, command: Command) -> Result<String, GtpError> {
+        self.session.execute(command)
+    }
+
+    fn set_search(&mut self, name: &str, value: String) {
+        let _ = self.command(Command::ParamSearch(ParamRequest::Set(name.to_string(), value)));
+    }
+
+    /// The reply to one line other than `BOARD` and `END`; `None` for `INFO`.
+    fn answer(&mut self, keyword: &str, arguments: &str) -> Option<String> {
+        Some(match keyword {
+            "START" => match arguments.parse::<usize>() {
+                Ok(size) => self.start(size, size),
+                Err(_) => "ERROR START needs a board size".to_string(),
+            },
+            "RECTSTART" => match parse_pair(arguments) {
+                Some((width, height)) => self.start(width, height),
+                None => "ERROR RECTSTART needs width,height".to_string(),
+            },
+            "RESTART" => match self.command(Command::ClearBoard) {
+                Ok(_) => {
+                    self.moves.clear();
+                    "OK".to_string()
+                }
+                Err(error) => format!("ERROR {error}"),
+            },
+            "INFO" => {
+                self.info(arguments);
+                return None;
+            }
+            "ABOUT" => format!(
+                "name=\"ponder\", version=\"{}\", author=\"the ponder developers\", country=\"-\", www=\"-\"",
+                env!("CARGO_PKG_VERSION")
+            ),
+            "BEGIN" if self.started => self.our_move(),
+            "TURN" if self.started => match self.vertex(arguments) {
+                Some(vertex) => {
+                    let color = self.session.game().to_move();
+                    match self.command(Command::Play { color, mv: vertex.clone() }) {
+                        Ok(_) => {
+                            self.moves.push(vertex);
+                            self.our_move()
+                        }
+                        Err(error) => format!("ERROR TURN {arguments}: {error}"),
+                    }
+                }
+                None => format!("ERROR TURN {arguments}: not a cell of this board"),
+            },
+            // Stones are taken back last first, so the cell must be the last move.
+            "TAKEBACK" if self.started => match self.vertex(arguments) {
+                Some(vertex) if self.moves.last() == Some(&vertex) => match self.command(Command::Undo) {
+                    Ok(_) => {
+                        self.moves.pop();
+                        "OK".to_string()
+                    }
+                    Err(error) => format!("ERROR {error}"),
+                },
+                _ => format!("ERROR TAKEBACK {arguments}: not the last move"),
+            },
+            "BEGIN" | "TURN" | "TAKEBACK" => "ERROR no game started (START first)".to_string(),
+            other => format!("UNKNOWN command {other}"),
+        })
+    }
+
+    fn start(&mut self, width: usize, height: usize) -> String {
+        match self.command(Command::BoardSize { width, height }) {
+            Ok(_) => {
+                self.width = width;
+                self.height = height;
+                self.started = true;
+                self.moves.clear();
+                "OK".to_string()
+            }
+            Err(_) => format!("ERROR unsupported board size {width}x{height} (5 to 25)"),
+        }
+    }
+
+    /// `INFO key value`: time limits (milliseconds), memory (bytes) and the rule bits (1: exactly
+    /// five). Keys we do not use are ignored, as the protocol asks.
+    fn info(&mut self, arguments: &str) {
+        let (key, value) = arguments.split_once(char::is_whitespace).unwrap_or((arguments, ""));
+        let value = value.trim();
+        let milliseconds = || value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => {
+                if let Some(ms) = milliseconds() {
+                    self.turn_seconds = ms / 1000.0;
+                }
+            }
+            "time_left" => self.time_left_seconds = milliseconds().map(|ms| ms / 1000.0),
+            "max_memory" => {
+                if let Some(bytes) = value.parse::<u64>().ok().filter(|&b| b > 0) {
+                    // The tree gets half of what the manager allows; the rest is the process.
+                    let megabytes = (bytes / 2 / (1 << 20)).max(16);
+                    self.set_search("max_memory_mb", megabytes.to_string());
+                }
+            }
+            "rule" => {
+                if let Ok(rule) = value.parse::<u32>() {
+                    let exact_five = if rule & 1 != 0 { "1" } else { "0" };
+                    let current = self
+                        .command(Command::ParamGame(ParamRequest::Get("exact_five".to_string())))
+                        .unwrap_or_default();
+                    // Changing a rule starts a new game, so only do it when the rule differs.
+                    if current != exact_five {
+                        let _ = self.command(Command::ParamGame(ParamRequest::Set(
+                            "exact_five".to_string(),
+                            exact_five.to_string(),
+                        )));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `BOARD` … `DONE`: the whole position, `X,Y,1` our stones and `X,Y,2` the opponent's; we
+    /// are to move, so we have as many stones as the opponent (we are Black) or one fewer.
+    fn board(&mut self, stones: &[String]) -> Option<String> {
+        if !self.started {
+            return Some("ERROR no game started (START first)".to_string());
+        }
+        let mut cells = Vec::new();
+        for stone in stones {
+            let mut parts = stone.split(',').map(str::trim);
+            let (Some(x), Some(y), Some(owner)) = (parts.next(), parts.next(), parts.next()) else {
+                return Some(format!("ERROR malformed BOARD line '{stone}'"));
+            };
+            let Some(vertex) = self.vertex(&format!("{x},{y}")) else {
+                return Some(format!("ERROR BOARD cell {x},{y} is off the board"));
+            };
+            let ours = match owner {
+                "1" => true,
+                "2" | "3" => false,
+                _ => return Some(format!("ERROR malformed BOARD line '{stone}'")),
+            };
+            cells.push((ours, vertex));
+        }
+        let own = cells.iter().filter(|(ours, _)| *ours).count();
+        let us = if own * 2 >= cells.len() { Color::Black } else { Color::White };
+        let stones: Vec<(Color, String)> =
+            cells.into_iter().map(|(ours, vertex)| (if ours { us } else { us.opponent() }, vertex)).collect();
+        if let Err(error) = self.command(Command::SetPosition(stones)) {
+            return Some(format!("ERROR BOARD: {error}"));
+        }
+        self.moves.clear();
+        Some(self.our_move_as(us))
+    }
+
+    fn our_move(&mut self) -> String {
+        let color = self.session.game().to_move();
+        self.our_move_as(color)
+    }
+
+    /// Searches and plays our move within the announced limits, answered as `X,Y`.
+    fn our_move_as(&mut self, color: Color) -> String {
+        let mut seconds = if self.turn_seconds > 0.0 { self.turn_seconds - LAG_SECONDS } else { 5.0 };
+        if let Some(left) = self.time_left_seconds {
+            let moves_left = (self.width * self.height / 4).max(10) as f64;
+            seconds = seconds.min(left / moves_left - LAG_SECONDS);
+        }
+        self.set_search("max_time", format!("{:.3}", seconds.max(0.05)));
+        match self.command(Command::GenMove(color)) {
+            Ok(vertex) => match self.cell(&vertex) {
+                Some(cell) => {
+                    self.moves.push(vertex);
+                    cell
+                }
+                None => format!("ERROR no move ({vertex})"),
+            },
+            Err(error) => format!("ERROR {error}"),
+        }
+    }
+
+    /// Gomocup `X,Y` (Y from the top) as a Go-style vertex.
+    fn vertex(&self, text: &str) -> Option<String> {
+        let (x, y) = parse_pair(text)?;
+        (x < self.width && y < self.height).then(|| format!("{}{}", GO_COLUMN_LETTERS[x] as char, self.height - y))
+    }
+
+    /// A Go-style vertex as Gomocup `X,Y`.
+    fn cell(&self, vertex: &str) -> Option<String> {
+        let letter = vertex.as_bytes().first()?.to_ascii_uppercase();
+        let x = GO_COLUMN_LETTERS.iter().position(|&c| c == letter)?;
+        let row: usize = vertex.get(1..)?.parse().ok()?;
+        (row >= 1 && row <= self.height).then(|| format!("{x},{}", self.height - row))
+    }
+}
+
+fn parse_pair(text: &str) -> Option<(usize, usize)> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(input: &str) -> Vec<String> {
+        let mut session = Session::new("gomoku").unwrap();
+        for (name, value) in [("seed", "3"), ("max_visits", "3000")] {
+            session.execute(Command::ParamSearch(ParamRequest::Set(name.into(), value.into()))).unwrap();
+        }
+        let mut output = Vec::new();
+        run(session, input.as_bytes(), &mut output).unwrap();
+        String::from_utf8(output).unwrap().lines().map(str::to_string).collect()
+    }
+
+    fn is_cell(reply: &str, size: usize) -> bool {
+        parse_pair(reply).is_some_and(|(x, y)| x < size && y < size)
+    }
+
+    #[test]
+    fn a_game_start_turns_and_takeback() {
+        let replies =
+            transcript("START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 7,7\nTAKEBACK 7,7\nABOUT\nEND\n");
+        assert_eq!(replies[0], "OK");
+        assert!(is_cell(&replies[1], 15), "{replies:?}");
+        assert!(is_cell(&replies[2], 15) && replies[2] != "7,7", "{replies:?}");
+        // 7,7 is not the last move (our reply is), so it cannot be taken back yet.
+        assert!(replies[3].starts_with("ERROR TAKEBACK"), "{replies:?}");
+        assert!(replies[4].starts_with("name=\"ponder\""));
+        assert_eq!(replies.len(), 5);
+        let our_reply = &replies[2];
+        let replies = transcript(&format!(
+            "START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 7,7\nTAKEBACK {our_reply}\nTAKEBACK 7,7\nEND\n"
+        ));
+        assert_eq!(replies[3..], ["OK", "OK"]);
+    }
+
+    #[test]
+    fn board_sets_the_position_and_we_block_a_four() {
+        // The opponent (2) has four in a row on the top edge from 0,0 to 3,0; we must play 4,0.
+        let board = "BOARD\n0,0,2\n1,0,2\n2,0,2\n3,0,2\n0,2,1\n2,2,1\n4,2,1\n1,4,1\nDONE\n";
+        let replies = transcript(&format!("START 5\n{board}END\n"));
+        assert_eq!(replies, vec!["OK", "4,0"]);
+    }
+
+    #[test]
+    fn errors_are_reported_in_protocol_form() {
+        let replies = transcript("BEGIN\nSTART 3\nRECTSTART 12,8\nTURN 20,1\nFROB\nBOARD\n1,1,7\nDONE\n");
+        assert!(replies[0].starts_with("ERROR"));
+        assert!(replies[1].starts_with("ERROR unsupported board size"));
+        assert_eq!(replies[2], "OK");
+        assert!(replies[3].starts_with("ERROR TURN 20,1"));
+        assert_eq!(replies[4], "UNKNOWN command FROB");
+        assert!(replies[5].starts_with("ERROR malformed BOARD line"));
+    }
+}
