@@ -59,13 +59,22 @@ fn late_moves_lose_on_time_and_crashes_forfeit() {
     let crashing = fake_engine("exit 1");
     let summary = run_match(&config(crashing, 2, TimeLimit::None)).unwrap();
     assert_eq!(summary.tally.wins, 2);
-    assert!(summary.games.iter().all(|report| matches!(&report.result.ending, Ending::Forfeit(why) if why.contains("crashed"))));
+    assert!(
+        summary
+            .games
+            .iter()
+            .all(|report| matches!(&report.result.ending, Ending::Forfeit(why) if why.contains("crashed")))
+    );
 }
 
 #[test]
 fn ponder_against_itself_writes_records_and_a_table() {
     let dir = std::env::temp_dir().join(format!("ponder-match-test-{}", std::process::id()));
-    let mut settings = config(format!("{} --max-visits 50 --max-time 0 --seed 2", env!("CARGO_BIN_EXE_ponder")), 4, TimeLimit::PerMove(5.0));
+    let mut settings = config(
+        format!("{} --max-visits 50 --max-time 0 --seed 2", env!("CARGO_BIN_EXE_ponder")),
+        4,
+        TimeLimit::PerMove(5.0),
+    );
     settings.sgf_dir = Some(dir.clone());
     settings.concurrency = 2;
     settings.openings = vec![vec!["B2".to_string()]];
