@@ -8,5 +8,7 @@ pub mod bench;
 pub mod engine;
 pub mod games;
 pub mod protocol;
+pub mod referee;
 pub mod search;
+pub mod sgf;
 pub mod solvers;

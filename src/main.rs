@@ -91,6 +91,60 @@ enum Tool {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// Referees a match between two GTP engines (like gogui-twogtp).
+    Match(MatchOptions),
+}
+
+#[derive(Args, Debug)]
+struct MatchOptions {
+    /// Command line of engine A, Black in the first game (quotes group words).
+    #[arg(long)]
+    black: String,
+    /// Command line of engine B.
+    #[arg(long)]
+    white: String,
+    /// The game (see `list_games`).
+    #[arg(long, default_value = "tictactoe")]
+    game: String,
+    /// Board size: N, or WxH.
+    #[arg(long)]
+    size: Option<String>,
+    /// A variant parameter NAME=VALUE, sent as `param_game NAME VALUE` (repeatable).
+    #[arg(long = "param-game", value_name = "NAME=VALUE")]
+    param_game: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Swap colours every game.
+    #[arg(long)]
+    alternate: bool,
+    /// File of openings, one line of moves each, used in turn.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Seconds per move (time_settings 0 S 1).
+    #[arg(long, conflicts_with = "time_control")]
+    time: Option<f64>,
+    /// Clock per game: MAIN or MAIN+INCREMENT, in seconds.
+    #[arg(long)]
+    time_control: Option<String>,
+    /// Seconds a move may overrun its time before it loses.
+    #[arg(long, default_value_t = 1.0)]
+    time_margin: f64,
+    /// Seconds to wait for answers to commands other than genmove.
+    #[arg(long, default_value_t = 30.0)]
+    command_timeout: f64,
+    /// Games played at once (each by its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Directory for one SGF file per game and results.tsv.
+    #[arg(long)]
+    sgf: Option<std::path::PathBuf>,
+    /// Stop early with a sequential probability ratio test: elo0,elo1,alpha,beta.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Show the engines' stderr.
+    #[arg(long)]
+    engine_stderr: bool,
 }
 
 fn main() -> ExitCode {
@@ -110,6 +164,7 @@ fn main() -> ExitCode {
         }),
         Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
         Some(Tool::Solve { game, file, threads }) => run_solve(&game, &file, threads),
+        Some(Tool::Match(options)) => run_match(options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -224,4 +279,57 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize) -> Result<(), S
         }
         other => Err(format!("no batch solver for {other}")),
     }
+}
+
+fn run_match(options: MatchOptions) -> Result<(), String> {
+    use ponder::referee::{MatchConfig, TimeLimit, parse_openings, run_match, stats::SprtSettings};
+    let size = match &options.size {
+        None => None,
+        Some(text) => Some(parse_size(text).ok_or_else(|| format!("--size {text}: expected N or WxH"))?),
+    };
+    let params = options
+        .param_game
+        .iter()
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .ok_or_else(|| format!("--param-game {pair}: expected NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &options.openings {
+        None => Vec::new(),
+        Some(path) => parse_openings(
+            &std::fs::read_to_string(path).map_err(|error| format!("--openings {}: {error}", path.display()))?,
+        ),
+    };
+    let time = match (options.time, &options.time_control) {
+        (Some(seconds), _) if seconds.is_finite() && seconds > 0.0 => TimeLimit::PerMove(seconds),
+        (Some(seconds), _) => return Err(format!("--time {seconds}: expected a positive number of seconds")),
+        (None, Some(text)) => TimeLimit::parse_clock(text)?,
+        (None, None) => TimeLimit::None,
+    };
+    let sprt = options.sprt.as_deref().map(SprtSettings::parse).transpose()?;
+    if !(options.command_timeout.is_finite() && options.command_timeout > 0.0) || !(options.time_margin >= 0.0) {
+        return Err("--command-timeout must be positive and --time-margin not negative".to_string());
+    }
+    let config = MatchConfig {
+        black: options.black,
+        white: options.white,
+        game: options.game,
+        size,
+        params,
+        games: options.games,
+        alternate: options.alternate,
+        openings,
+        time,
+        time_margin: options.time_margin,
+        command_timeout: std::time::Duration::from_secs_f64(options.command_timeout),
+        concurrency: options.concurrency.max(1),
+        sgf_dir: options.sgf,
+        sprt,
+        engine_stderr: options.engine_stderr,
+    };
+    let summary = run_match(&config)?;
+    print!("{}", summary.report(config.sprt.as_ref()));
+    Ok(())
 }

@@ -80,7 +80,7 @@ pub enum GenMove {
 }
 
 /// The session's view of the current game: rules, history and search tree together.
-pub trait ActiveGame: Send {
+pub trait ActiveGame: Send + super::game_record::GameRecord {
     /// The game's registry name.
     fn name(&self) -> &'static str;
     /// Board width and height.
@@ -135,8 +135,8 @@ pub trait ActiveGame: Send {
 /// and the kept search tree.
 pub struct GameState<G: Game> {
     name: &'static str,
-    config: G::Config,
-    history: Vec<G>,
+    pub(super) config: G::Config,
+    pub(super) history: Vec<G>,
     search: Search<G>,
     solver: Option<SolverHooks<G>>,
     /// The stones of a `set_position` that no move has followed yet: such a position has no

@@ -5,15 +5,19 @@
 mod active_game;
 mod analysis;
 pub mod clock;
+mod game_record;
 mod game_setup;
 mod games;
 mod moves;
+mod rules_commands;
 mod search_settings;
+mod sgf_commands;
 mod signals;
 
 pub use active_game::{
     ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
 };
+pub use game_record::{GameRecord, game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
 pub use games::{GAMES, GameEntry, find_game};
 pub use search_settings::SearchSettings;
 pub use signals::InputSignals;
@@ -37,6 +41,8 @@ pub enum GtpError {
     InvalidValue(String),
     /// A solve or search stopped by an interrupt before it had an answer.
     Interrupted,
+    CannotLoadFile,
+    CannotSaveFile,
 }
 
 impl fmt::Display for GtpError {
@@ -52,6 +58,8 @@ impl fmt::Display for GtpError {
             GtpError::UnknownParameter => f.write_str("unknown parameter"),
             GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
             GtpError::Interrupted => f.write_str("interrupted"),
+            GtpError::CannotLoadFile => f.write_str("cannot load file"),
+            GtpError::CannotSaveFile => f.write_str("cannot save file"),
         }
     }
 }
@@ -167,6 +175,10 @@ impl Session {
             Command::MoveValues => Ok(self.move_values()),
             Command::NoOp => Ok(String::new()),
             Command::Solve(color) => self.solve(color),
+            Command::Rules(query) => self.rules_query(query),
+            Command::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
+            Command::PrintSgf => Ok(self.print_sgf()),
+            Command::SaveSgf(path) => self.save_sgf(&path),
             // The GTP front end streams these line by line through `run_analysis` and
             // `run_genmove_analysis`; here the lines are collected into one reply.
             Command::Analyze(request) => {

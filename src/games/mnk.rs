@@ -324,6 +324,13 @@ impl Game for Mnk {
         Ok(())
     }
 
+    fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
+        if column >= self.width() || row_from_top >= self.height() {
+            return None;
+        }
+        self.stone_at(self.cell(column, self.height() - 1 - row_from_top))
+    }
+
     /// Random moves drawn from a shrinking list of empty cells: one scan of the board, then
     /// constant work per move.
     fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {

@@ -346,6 +346,67 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             self.play_unchecked(mv);
         }
     }
+
+    /// How this game's cell names map to board points, for SGF files and GoGui's board. The
+    /// default is the Go convention (`A1` bottom-left, no `I`); games named from the top-left
+    /// corner (Hex, Reversi) override it.
+    const CELL_NAMES: CellNames = CellNames::GoVertex;
+
+    /// The stone on the point at `column`, `row_from_top` (both zero-based), for GoGui's board
+    /// display and SGF set-up; `None` for an empty point or one off the board. The default knows
+    /// no stones, so games override it.
+    fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
+        let _ = (column, row_from_top);
+        None
+    }
+}
+
+/// The conventions for naming the cells of a board, which decide how a move text maps to a
+/// point (column, row from the top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellNames {
+    /// Go-style vertices: letters A–Z without I for the column, row 1 at the bottom.
+    GoVertex,
+    /// A column letter (`a`, `b`, … with no letter skipped) and a row number with row 1 at the
+    /// top, as Hex and Reversi name cells.
+    LetterFromTop,
+}
+
+impl CellNames {
+    /// The cell name of the point at `column`, `row_from_top` on a board `height` rows high;
+    /// `None` when the convention has no name for it.
+    pub fn name_of(self, column: usize, row_from_top: usize, height: usize) -> Option<String> {
+        if row_from_top >= height {
+            return None;
+        }
+        match self {
+            CellNames::GoVertex => {
+                (column < GO_COLUMN_LETTERS.len()).then(|| format_go_vertex(column, height - 1 - row_from_top))
+            }
+            CellNames::LetterFromTop => {
+                (column < 26).then(|| format!("{}{}", (b'a' + column as u8) as char, row_from_top + 1))
+            }
+        }
+    }
+
+    /// The point (column, row from the top) a cell name stands for on a `width` x `height`
+    /// board; `None` when the text is no cell name of this convention or lies off the board.
+    pub fn point_of(self, text: &str, width: usize, height: usize) -> Option<(usize, usize)> {
+        match self {
+            CellNames::GoVertex => {
+                parse_go_vertex(text, width, height).ok().map(|(column, row)| (column, height - 1 - row))
+            }
+            CellNames::LetterFromTop => {
+                let (&letter, digits) = text.as_bytes().split_first()?;
+                let column = letter.to_ascii_lowercase().checked_sub(b'a').filter(|&c| c < 26)? as usize;
+                if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
+                (row >= 1 && row <= height && column < width).then_some((column, row - 1))
+            }
+        }
+    }
 }
 
 /// Counts the positions exactly `depth` moves after `position`. A game that ends earlier

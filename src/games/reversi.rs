@@ -398,6 +398,12 @@ impl Game for Reversi {
     /// Edax's GTP `play`/`genmove` behaviour: when the side to move has no placement (it must
     /// pass), the pass is inserted so that `color` moves; otherwise the colour is refused
     /// (Edax answers "wrong color").
+    const CELL_NAMES: super::CellNames = super::CellNames::LetterFromTop;
+
+    fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
+        (column < 8 && row_from_top < 8).then(|| self.disc_at(row_from_top * 8 + column)).flatten()
+    }
+
     /// Discs are placed as given, with no flips, on an empty board (KataGo's `set_position`).
     fn set_up(_: &ReversiConfig, stones: &[(Color, ReversiMove)], to_move: Color) -> Result<Reversi, PlayError> {
         let mut discs = [0u64; 2];

@@ -95,6 +95,27 @@ pub enum Command {
     /// `stop` (KataGo) and `gogui-interrupt` (announces `# interrupt` support): nothing to do,
     /// since any line already ends pondering.
     NoOp,
+    /// A GoGui rules command (`gogui-rules_*`).
+    Rules(RulesQuery),
+    /// `loadsgf FILE [MOVE_NUMBER]`.
+    LoadSgf {
+        path: String,
+        move_number: Option<usize>,
+    },
+    PrintSgf,
+    SaveSgf(String),
+}
+
+/// The GoGui rules commands: what GoGui asks a ruler program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesQuery {
+    GameId,
+    Board,
+    BoardSize,
+    LegalMoves,
+    SideToMove,
+    FinalResult,
+    CapturedCount,
 }
 
 /// Why a command line was refused before reaching the session.
@@ -187,6 +208,16 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec { name: "gogui-interrupt", parse: no_arguments!(Command::NoOp) },
     CommandSpec { name: "stop", parse: no_arguments!(Command::NoOp) },
+    CommandSpec { name: "gogui-rules_game_id", parse: no_arguments!(Command::Rules(RulesQuery::GameId)) },
+    CommandSpec { name: "gogui-rules_board", parse: no_arguments!(Command::Rules(RulesQuery::Board)) },
+    CommandSpec { name: "gogui-rules_board_size", parse: no_arguments!(Command::Rules(RulesQuery::BoardSize)) },
+    CommandSpec { name: "gogui-rules_legal_moves", parse: no_arguments!(Command::Rules(RulesQuery::LegalMoves)) },
+    CommandSpec { name: "gogui-rules_side_to_move", parse: no_arguments!(Command::Rules(RulesQuery::SideToMove)) },
+    CommandSpec { name: "gogui-rules_final_result", parse: no_arguments!(Command::Rules(RulesQuery::FinalResult)) },
+    CommandSpec { name: "gogui-rules_captured_count", parse: no_arguments!(Command::Rules(RulesQuery::CapturedCount)) },
+    CommandSpec { name: "loadsgf", parse: parse_loadsgf },
+    CommandSpec { name: "printsgf", parse: no_arguments!(Command::PrintSgf) },
+    CommandSpec { name: "savesgf", parse: |args| Ok(Command::SaveSgf(file_name(args)?)) },
 ];
 
 /// Finds a command by name and parses its arguments.
@@ -286,6 +317,22 @@ fn parse_set_position(args: &[String]) -> Result<Command, CommandError> {
         .map(|pair| Ok((parse_color(&pair[0])?, pair[1].clone())))
         .collect::<Result<Vec<_>, _>>()
         .map(Command::SetPosition)
+}
+
+/// A file name: the arguments joined by single spaces (GTP has no quoting).
+fn file_name(args: &[String]) -> Result<String, CommandError> {
+    if args.is_empty() { Err(CommandError::Syntax) } else { Ok(args.join(" ")) }
+}
+
+/// `loadsgf FILE [MOVE_NUMBER]`: a last argument of digits after a file name is the move number.
+fn parse_loadsgf(args: &[String]) -> Result<Command, CommandError> {
+    match args {
+        [path @ .., number] if !path.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => {
+            let move_number = number.parse::<usize>().map_err(|_| CommandError::Syntax)?;
+            Ok(Command::LoadSgf { path: file_name(path)?, move_number: Some(move_number) })
+        }
+        _ => Ok(Command::LoadSgf { path: file_name(args)?, move_number: None }),
+    }
 }
 
 fn parse_perft(args: &[String]) -> Result<Command, CommandError> {

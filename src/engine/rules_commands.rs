@@ -1,0 +1,94 @@
+//! GoGui's rules commands (`gogui-rules_*`): with them GoGui draws the board, checks moves and
+//! ends the game from ponder's own rules, so ponder can be GoGui's ruler as well as its player.
+//! The exact replies are in `protocol-specs/gogui-rules.md`.
+
+use super::game_record::gogui_game_id;
+use super::{GtpError, Session};
+use crate::games::{CellNames, Color};
+use crate::protocol::command::RulesQuery;
+
+impl Session {
+    /// Answers one `gogui-rules_*` command.
+    pub(super) fn rules_query(&self, query: RulesQuery) -> Result<String, GtpError> {
+        let game = self.game();
+        Ok(match query {
+            RulesQuery::GameId => gogui_game_id(game.name()),
+            RulesQuery::BoardSize => {
+                let (width, height) = game.size();
+                if width == height { width.to_string() } else { format!("{width} {height}") }
+            }
+            RulesQuery::Board => game
+                .stone_rows()
+                .iter()
+                .map(|row| {
+                    let cells: Vec<&str> = row
+                        .iter()
+                        .map(|stone| match stone {
+                            Some(Color::Black) => "X",
+                            Some(Color::White) => "O",
+                            None => ".",
+                        })
+                        .collect();
+                    cells.join(" ")
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            RulesQuery::LegalMoves => {
+                let (width, height) = game.size();
+                let names = game.cell_names();
+                game.legal_move_names()
+                    .into_iter()
+                    .map(|text| gogui_point_name(names, &text, width, height))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            RulesQuery::SideToMove => game.to_move().to_string(),
+            RulesQuery::FinalResult => match game.final_score() {
+                Ok(score) => result_sentence(&score),
+                Err(_) => "unknown".to_string(),
+            },
+            RulesQuery::CapturedCount => "0 0".to_string(),
+        })
+    }
+}
+
+/// GoGui names points as Go vertices (`A1` bottom-left, no `I`) whatever the game calls them;
+/// moves that are no point (`pass`, `swap-pieces`) keep their text.
+fn gogui_point_name(names: CellNames, text: &str, width: usize, height: usize) -> String {
+    if text.eq_ignore_ascii_case("pass") {
+        return "pass".to_string();
+    }
+    names
+        .point_of(text, width, height)
+        .and_then(|(column, row)| CellNames::GoVertex.name_of(column, row, height))
+        .unwrap_or_else(|| text.to_string())
+}
+
+/// The `final_score` text (`B+`, `W+12`, `0`) as the sentence GoGui shows at the end.
+fn result_sentence(score: &str) -> String {
+    let (winner, margin) = match score.split_once('+') {
+        Some(("B", margin)) => ("Black", margin),
+        Some(("W", margin)) => ("White", margin),
+        _ => return "Draw.".to_string(),
+    };
+    if margin.is_empty() { format!("{winner} wins.") } else { format!("{winner} wins by {margin}.") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_as_sentences() {
+        assert_eq!(result_sentence("B+"), "Black wins.");
+        assert_eq!(result_sentence("W+12"), "White wins by 12.");
+        assert_eq!(result_sentence("0"), "Draw.");
+    }
+
+    #[test]
+    fn points_are_named_the_go_way() {
+        assert_eq!(gogui_point_name(CellNames::GoVertex, "c3", 3, 3), "C3");
+        assert_eq!(gogui_point_name(CellNames::LetterFromTop, "a1", 8, 8), "A8");
+        assert_eq!(gogui_point_name(CellNames::LetterFromTop, "swap-pieces", 8, 8), "swap-pieces");
+    }
+}

@@ -1,0 +1,92 @@
+//! `ponder match` against stand-in engines (small shell scripts) that misbehave: an illegal
+//! move, a late move and a crash each lose the game, with the reason recorded, and the match goes
+//! on.
+
+use std::time::Duration;
+
+use ponder::referee::game::Ending;
+use ponder::referee::{MatchConfig, TimeLimit, run_match};
+
+/// A GTP engine in one line of shell: `genmove` runs `on_genmove`, everything else succeeds.
+fn fake_engine(on_genmove: &str) -> String {
+    format!(
+        r#"sh -c 'while read command rest; do case "$command" in name) printf "= fake\n\n";; genmove) {on_genmove};; list_commands) printf "= name\ngenmove\ntime_settings\n\n";; quit) printf "=\n\n"; exit 0;; *) printf "=\n\n";; esac; done'"#
+    )
+}
+
+fn config(white: String, games: usize, time: TimeLimit) -> MatchConfig {
+    MatchConfig {
+        black: format!("{} --max-visits 200 --max-time 0 --seed 1", env!("CARGO_BIN_EXE_ponder")),
+        white,
+        game: "tictactoe".to_string(),
+        size: None,
+        params: Vec::new(),
+        games,
+        alternate: true,
+        openings: Vec::new(),
+        time,
+        time_margin: 0.2,
+        command_timeout: Duration::from_secs(10),
+        concurrency: 1,
+        sgf_dir: None,
+        sprt: None,
+        engine_stderr: false,
+    }
+}
+
+#[test]
+fn illegal_moves_forfeit_the_game() {
+    let summary = run_match(&config(fake_engine(r#"printf "= Z9\n\n""#), 2, TimeLimit::None)).unwrap();
+    assert_eq!((summary.tally.wins, summary.tally.draws, summary.tally.losses), (2, 0, 0));
+    for report in &summary.games {
+        assert!(
+            matches!(&report.result.ending, Ending::Forfeit(why) if why.contains("illegal move 'Z9'")),
+            "{:?}",
+            report.result.ending
+        );
+        assert!(report.result.result_text().ends_with("+F"));
+        assert_eq!(report.result.record.result.as_deref(), Some(report.result.result_text().as_str()));
+    }
+}
+
+#[test]
+fn late_moves_lose_on_time_and_crashes_forfeit() {
+    let slow = fake_engine(r#"sleep 2; printf "= A1\n\n""#);
+    let summary = run_match(&config(slow, 2, TimeLimit::PerMove(0.3))).unwrap();
+    assert_eq!(summary.tally.wins, 2);
+    assert!(summary.games.iter().all(|report| report.result.ending == Ending::Time));
+    assert!(summary.games.iter().all(|report| report.result.result_text().ends_with("+T")));
+    let crashing = fake_engine("exit 1");
+    let summary = run_match(&config(crashing, 2, TimeLimit::None)).unwrap();
+    assert_eq!(summary.tally.wins, 2);
+    assert!(
+        summary
+            .games
+            .iter()
+            .all(|report| matches!(&report.result.ending, Ending::Forfeit(why) if why.contains("crashed")))
+    );
+}
+
+#[test]
+fn ponder_against_itself_writes_records_and_a_table() {
+    let dir = std::env::temp_dir().join(format!("ponder-match-test-{}", std::process::id()));
+    let mut settings = config(
+        format!("{} --max-visits 50 --max-time 0 --seed 2", env!("CARGO_BIN_EXE_ponder")),
+        4,
+        TimeLimit::PerMove(5.0),
+    );
+    settings.sgf_dir = Some(dir.clone());
+    settings.concurrency = 2;
+    settings.openings = vec![vec!["B2".to_string()]];
+    let summary = run_match(&settings).unwrap();
+    assert_eq!(summary.tally.games(), 4);
+    let table = std::fs::read_to_string(dir.join("results.tsv")).unwrap();
+    assert_eq!(table.lines().count(), 5, "{table}");
+    for number in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{number:04}.sgf"))).unwrap();
+        let record = ponder::sgf::Record::from_sgf(&text).unwrap();
+        assert_eq!(record.moves[0].1, ponder::sgf::SgfMove::Point { column: 1, row: 1 }, "the opening comes first");
+        assert!(record.result.is_some() && record.black_name.is_some());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
