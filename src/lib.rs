@@ -9,3 +9,4 @@ pub mod engine;
 pub mod games;
 pub mod protocol;
 pub mod search;
+pub mod solvers;
