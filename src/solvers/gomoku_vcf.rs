@@ -34,17 +34,22 @@ pub struct VcfOptions {
     pub max_nodes: u64,
     /// The most attacker moves in a line, the final five not counted.
     pub max_attacker_moves: u32,
+    /// Deepen one attacker move at a time, so a shortest line is found (VCF puzzles: about ten
+    /// times the nodes); otherwise one depth-first search to `max_attacker_moves` returns the
+    /// first line it meets.
+    pub shortest_line: bool,
 }
 
 impl VcfOptions {
     /// Limits for VCF: fours are few, so lines may be long.
     pub const fn vcf() -> VcfOptions {
-        VcfOptions { max_nodes: 2_000_000, max_attacker_moves: 60 }
+        VcfOptions { max_nodes: 2_000_000, max_attacker_moves: 60, shortest_line: false }
     }
 
-    /// Limits for VCT: threes branch widely, so lines are kept short.
+    /// Limits for VCT: threes branch widely, so lines are kept short and searched shortest
+    /// first (a deep wrong line would otherwise eat the node budget).
     pub const fn vct() -> VcfOptions {
-        VcfOptions { max_nodes: 300_000, max_attacker_moves: 10 }
+        VcfOptions { max_nodes: 300_000, max_attacker_moves: 10, shortest_line: true }
     }
 }
 
@@ -119,7 +124,7 @@ fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBoo
         None => {}
     }
     let mut search = ThreatSearch::new(ThreatBoard::new(position), attacker, mode, options.max_nodes, stop);
-    let outcome = search.iterative_deepening(options.max_attacker_moves);
+    let outcome = search.iterative_deepening(options.max_attacker_moves, options.shortest_line);
     VcfResult { outcome, nodes: search.nodes }
 }
 
@@ -162,12 +167,14 @@ impl<'a> ThreatSearch<'a> {
         }
     }
 
-    /// Searches with 1, 2, … attacker moves until a win, a search that no depth limit cut
-    /// short (nothing longer exists), or the limits.
-    fn iterative_deepening(&mut self, max_attacker_moves: u32) -> VcfOutcome {
+    /// Searches with 1, 2, … attacker moves (or, unless `shortest`, straight away with the
+    /// most) until a win, a search that no depth limit cut short (nothing longer exists), or
+    /// the limits.
+    fn iterative_deepening(&mut self, max_attacker_moves: u32, shortest: bool) -> VcfOutcome {
         let max_depth = max_attacker_moves.min(FAILED_AT_ANY_DEPTH as u32 - 1) as u8;
         // With no attacker move allowed, only a five already on offer counts.
-        for depth in max_depth.min(1)..=max_depth {
+        let first_depth = if shortest { max_depth.min(1) } else { max_depth };
+        for depth in first_depth..=max_depth {
             self.depth_cut = false;
             match self.attacker_turn(depth) {
                 Err(Aborted) => return VcfOutcome::Unknown,
@@ -742,7 +749,7 @@ mod tests {
             let position = random_position(&mut rng, 9, 9, exact, stones);
             let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
             let depth = 3;
-            let options = VcfOptions { max_nodes: u64::MAX, max_attacker_moves: depth };
+            let options = VcfOptions { max_nodes: u64::MAX, max_attacker_moves: depth, shortest_line: round % 4 < 2 };
             let result = solve_vcf(&position, attacker, &options, &stop);
             let mut attacker_first = position.clone();
             attacker_first.give_turn_to(attacker).unwrap();
@@ -768,9 +775,12 @@ mod tests {
         let (puzzles, problems) = parse_vcf_puzzles_tsv(SAMPLE);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(puzzles.len(), 33);
-        let report = solve_vcf_puzzles(&puzzles, &VcfOptions::vcf(), &not_stopped());
-        assert_eq!(report.failures, Vec::<(String, String)>::new());
-        assert_eq!(report.solved, 33);
+        for shortest_line in [false, true] {
+            let options = VcfOptions { shortest_line, ..VcfOptions::vcf() };
+            let report = solve_vcf_puzzles(&puzzles, &options, &not_stopped());
+            assert_eq!(report.failures, Vec::<(String, String)>::new());
+            assert_eq!(report.solved, 33);
+        }
         // Puzzle 37 has a five (an overline, which freestyle counts) on offer at once.
         let immediate = puzzles.iter().find(|puzzle| puzzle.id == "37").unwrap();
         let result = solve_vcf(&immediate.position, Color::Black, &VcfOptions::vcf(), &not_stopped());
@@ -828,7 +838,7 @@ mod tests {
     fn limits_and_the_stop_flag_give_unknown() {
         let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
         let position = &puzzles[0].position;
-        let tight = VcfOptions { max_nodes: 3, max_attacker_moves: 60 };
+        let tight = VcfOptions { max_nodes: 3, ..VcfOptions::vcf() };
         let result = solve_vcf(position, Color::Black, &tight, &not_stopped());
         assert_eq!(result.outcome, VcfOutcome::Unknown);
         let stopped = AtomicBool::new(true);
@@ -887,7 +897,7 @@ mod tests {
     /// one move shorter.
     fn assert_vct_holds_against_every_reply(position: &Mnk, attacker: Color, depth: u32) -> usize {
         let stop = not_stopped();
-        let options = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth };
+        let options = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth, shortest_line: true };
         let VcfOutcome::Win(line) = solve_vct(position, attacker, &options, &stop).outcome else {
             return 0;
         };
@@ -899,7 +909,7 @@ mod tests {
         }
         let mut replies = Vec::new();
         after.legal_moves(&mut replies);
-        let shorter = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth - 1 };
+        let shorter = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth - 1, shortest_line: true };
         for reply in replies {
             let mut next = after.clone();
             next.play_unchecked(reply);
@@ -965,18 +975,22 @@ mod tests {
         for (a, b) in puzzles.iter().zip(&from_json) {
             assert_eq!(a.position, b.position, "puzzle {}", a.id);
         }
-        let report = solve_vcf_puzzles(&puzzles, &VcfOptions::vcf(), &not_stopped());
-        println!(
-            "VCF puzzles: {} solved of {}, {} nodes, {} attacker moves, solver time {:.3} s",
-            report.solved,
-            report.puzzles,
-            report.nodes,
-            report.attacker_moves,
-            report.solve_time.as_secs_f64()
-        );
-        for (id, why) in &report.failures {
-            println!("puzzle {id}: {why}");
+        for shortest_line in [false, true] {
+            let options = VcfOptions { shortest_line, ..VcfOptions::vcf() };
+            let report = solve_vcf_puzzles(&puzzles, &options, &not_stopped());
+            println!(
+                "VCF puzzles (shortest_line {shortest_line}): {} solved of {}, {} nodes, {} attacker moves, \
+                 solver time {:.3} s",
+                report.solved,
+                report.puzzles,
+                report.nodes,
+                report.attacker_moves,
+                report.solve_time.as_secs_f64()
+            );
+            for (id, why) in &report.failures {
+                println!("puzzle {id}: {why}");
+            }
+            assert_eq!(report.solved, 504);
         }
-        assert_eq!(report.solved, 504);
     }
 }

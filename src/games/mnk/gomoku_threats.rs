@@ -76,8 +76,8 @@ pub enum LinePattern {
 }
 
 impl LinePattern {
-    fn from_code(code: u16) -> LinePattern {
-        match code & 7 {
+    fn from_code(code: u8) -> LinePattern {
+        match code & PATTERN_MASK {
             0 => LinePattern::None,
             1 => LinePattern::ClosedThree,
             2 => LinePattern::OpenThree,
@@ -87,8 +87,8 @@ impl LinePattern {
         }
     }
 
-    fn code(self) -> u16 {
-        self as u16
+    fn code(self) -> u8 {
+        self as u8
     }
 }
 
@@ -183,10 +183,13 @@ impl fmt::Debug for CellSet {
 
 /// Pattern tables for freestyle (index 0) and exact five (index 1): the pattern code of each key
 /// in bits 0..3 and, for a four, the window index (0..=10, centre 5) of its block cell in bits
-/// 3..7.
-static PATTERN_TABLES: LazyLock<[Box<[u16]>; 2]> = LazyLock::new(|| [build_table(false), build_table(true)]);
+/// 3..7. One byte an entry keeps a table in 58 KiB, within a core's L2 cache.
+static PATTERN_TABLES: LazyLock<[Box<[u8]>; 2]> = LazyLock::new(|| [build_table(false), build_table(true)]);
 
-fn build_table(exact: bool) -> Box<[u16]> {
+/// The pattern bits of a table entry.
+const PATTERN_MASK: u8 = 7;
+
+fn build_table(exact: bool) -> Box<[u8]> {
     (0..KEY_COUNT).map(|key| classify_window(key, exact)).collect()
 }
 
@@ -209,7 +212,7 @@ fn centre_run_wins(own: u16, exact: bool) -> bool {
 /// Brute force over one window: the pattern made by an own stone at the centre. A run that
 /// reaches the window's end through the centre is at least six long, so it is a (freestyle)
 /// win and never an exact five: the window decides every case.
-fn classify_window(key: usize, exact: bool) -> u16 {
+fn classify_window(key: usize, exact: bool) -> u8 {
     // 1. Decode the key into an 11-cell line (bit i = window index i), centre own.
     let mut own: u16 = 1 << REACH;
     let mut empty: u16 = 0;
@@ -238,7 +241,7 @@ fn classify_window(key: usize, exact: bool) -> u16 {
     let fives = completing(own);
     match fives.len() {
         0 => {}
-        1 => return LinePattern::Four.code() | (fives[0] as u16) << 3,
+        1 => return LinePattern::Four.code() | (fives[0] as u8) << 3,
         _ => return LinePattern::OpenFour.code(),
     }
     // 3. Threes: what one more stone in the line could make.
@@ -272,6 +275,12 @@ pub struct ThreatBoard {
     cells: Vec<u8>,
     /// Per padded cell, colour and direction: the window key.
     keys: Vec<[[u16; 4]; 2]>,
+    /// Per padded cell, colour and direction: the pattern code of the key (kept for empty cells
+    /// only; recomputed when a cell is emptied), so a key change that keeps the pattern costs
+    /// no set updates.
+    patterns: Vec<[[u8; 4]; 2]>,
+    /// Per padded cell and colour: the [`ThreatKind`] bits the cell has in `points`.
+    kinds: Vec<[u8; 2]>,
     padded_of_cell: Vec<u16>,
     /// Cell index of each padded cell; `u16::MAX` on the border.
     cell_of_padded: Vec<u16>,
@@ -280,7 +289,7 @@ pub struct ThreatBoard {
     /// Zobrist hash of the stones, with [`Mnk`]'s keys.
     stones_hash: u64,
     stone_count: usize,
-    table: &'static [u16],
+    table: &'static [u8],
 }
 
 const OFF_BOARD: u16 = u16::MAX;
@@ -303,6 +312,8 @@ impl ThreatBoard {
             steps: LINE_DIRECTIONS.map(|(dx, dy)| dx as isize + dy as isize * pw),
             cells: vec![WALL; padded_cells],
             keys: vec![[[0; 4]; 2]; padded_cells],
+            patterns: vec![[[0; 4]; 2]; padded_cells],
+            kinds: vec![[0; 2]; padded_cells],
             padded_of_cell: vec![0; width * height],
             cell_of_padded: vec![OFF_BOARD; padded_cells],
             points: [[CellSet::new(); KINDS]; 2],
@@ -439,7 +450,7 @@ impl ThreatBoard {
     }
 
     /// Adds (or takes away) the stone at `padded` in the keys of the cells that see it, and
-    /// reclassifies them and the cell itself.
+    /// reclassifies the cell itself and those whose pattern in that line changed.
     fn update_around(&mut self, padded: usize, color: Color, adding: bool) {
         let (own, other) = (color.index(), color.opponent().index());
         self.classify(padded);
@@ -456,43 +467,70 @@ impl ThreatBoard {
                     keys[own][direction] -= weight;
                     keys[other][direction] -= 2 * weight;
                 }
-                if self.cells[viewer] == EMPTY {
-                    self.classify(viewer);
+                if self.cells[viewer] != EMPTY {
+                    continue;
+                }
+                for side in [own, other] {
+                    let code = self.table[self.keys[viewer][side][direction] as usize] & PATTERN_MASK;
+                    if code != self.patterns[viewer][side][direction] {
+                        self.patterns[viewer][side][direction] = code;
+                        self.refresh_kinds(viewer, side);
+                    }
                 }
             }
         }
     }
 
-    /// Recomputes the threat sets at one padded cell from its keys.
+    /// Recomputes every pattern of one padded cell from its keys (none for a taken cell).
     fn classify(&mut self, padded: usize) {
+        if self.cells[padded] == EMPTY {
+            for side in 0..2 {
+                for direction in 0..4 {
+                    let key = self.keys[padded][side][direction];
+                    self.patterns[padded][side][direction] = self.table[key as usize] & PATTERN_MASK;
+                }
+            }
+        }
+        for side in 0..2 {
+            self.refresh_kinds(padded, side);
+        }
+    }
+
+    /// Brings the threat sets of one padded cell and colour in line with its patterns.
+    fn refresh_kinds(&mut self, padded: usize, side: usize) {
         let cell = self.cell_of_padded[padded];
         if cell == OFF_BOARD {
             return;
         }
-        let cell = Cell(cell);
-        let occupied = self.cells[padded] != EMPTY;
-        for color in 0..2 {
-            let mut flags = [false; KINDS];
-            if !occupied {
-                let mut fours = 0;
-                for &key in &self.keys[padded][color] {
-                    match LinePattern::from_code(self.table[key as usize]) {
-                        LinePattern::Five => flags[ThreatKind::Five as usize] = true,
-                        LinePattern::OpenFour => fours += 2,
-                        LinePattern::Four => fours += 1,
-                        LinePattern::OpenThree => flags[ThreatKind::OpenThree as usize] = true,
-                        LinePattern::ClosedThree | LinePattern::None => {}
-                    }
+        let mut kinds = 0u8;
+        if self.cells[padded] == EMPTY {
+            let mut fours = 0;
+            for &code in &self.patterns[padded][side] {
+                match LinePattern::from_code(code) {
+                    LinePattern::Five => kinds |= 1 << ThreatKind::Five as u8,
+                    LinePattern::OpenFour => fours += 2,
+                    LinePattern::Four => fours += 1,
+                    LinePattern::OpenThree => kinds |= 1 << ThreatKind::OpenThree as u8,
+                    LinePattern::ClosedThree | LinePattern::None => {}
                 }
-                flags[ThreatKind::Four as usize] = fours > 0;
-                flags[ThreatKind::WinningFour as usize] = fours > 1;
             }
-            for (set, flag) in self.points[color].iter_mut().zip(flags) {
-                if flag {
-                    set.insert(cell);
-                } else {
-                    set.remove(cell);
-                }
+            if fours > 0 {
+                kinds |= 1 << ThreatKind::Four as u8;
+            }
+            if fours > 1 {
+                kinds |= 1 << ThreatKind::WinningFour as u8;
+            }
+        }
+        let mut changed = kinds ^ self.kinds[padded][side];
+        self.kinds[padded][side] = kinds;
+        while changed != 0 {
+            let kind = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let set = &mut self.points[side][kind];
+            if kinds >> kind & 1 != 0 {
+                set.insert(Cell(cell));
+            } else {
+                set.remove(Cell(cell));
             }
         }
     }
@@ -502,7 +540,7 @@ impl ThreatBoard {
         LinePattern::from_code(self.line_code(color, cell, direction))
     }
 
-    fn line_code(&self, color: Color, cell: Cell, direction: usize) -> u16 {
+    fn line_code(&self, color: Color, cell: Cell, direction: usize) -> u8 {
         let padded = self.padded_of_cell[cell.0 as usize] as usize;
         self.table[self.keys[padded][color.index()][direction] as usize]
     }
@@ -542,6 +580,9 @@ impl ThreatBoard {
     /// that stone makes exactly one four and no open four: the opponent's only block. `None`
     /// for a winning four or a cell that makes no four.
     pub fn four_reply(&self, color: Color, cell: Cell) -> Option<Cell> {
+        if !self.is_empty(cell) {
+            return None;
+        }
         let mut reply = None;
         for direction in 0..4 {
             let code = self.line_code(color, cell, direction);
@@ -824,6 +865,7 @@ mod tests {
             }
             assert_eq!(board.keys, reference.keys);
             assert_eq!(board.points, reference.points);
+            assert_eq!(board.kinds, reference.kinds);
             assert_eq!(board.stones_hash, reference.stones_hash);
         }
     }
