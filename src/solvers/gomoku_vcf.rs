@@ -230,11 +230,11 @@ impl<'a> ThreatSearch<'a> {
         if self.won.contains(&hash) {
             return Ok(self.record_win(None));
         }
-        if let Some(&failed_depth) = self.failed.get(&hash) {
-            if failed_depth >= depth {
-                self.depth_cut |= failed_depth != FAILED_AT_ANY_DEPTH;
-                return Ok(false);
-            }
+        if let Some(&failed_depth) = self.failed.get(&hash)
+            && failed_depth >= depth
+        {
+            self.depth_cut |= failed_depth != FAILED_AT_ANY_DEPTH;
+            return Ok(false);
         }
         // 3. The moves: the forced block of the defender's four, else a winning four, else
         // every four (and, for VCT, every open three), best first.
@@ -378,10 +378,10 @@ impl<'a> ThreatSearch<'a> {
             near.insert(threat);
             for direction in 0..LINE_DIRECTIONS.len() {
                 for steps in (-5..=5).filter(|&steps| steps != 0) {
-                    if let Some(cell) = self.board.step(threat, direction, steps) {
-                        if self.board.is_empty(cell) {
-                            near.insert(cell);
-                        }
+                    if let Some(cell) = self.board.step(threat, direction, steps)
+                        && self.board.is_empty(cell)
+                    {
+                        near.insert(cell);
                     }
                 }
             }
