@@ -79,6 +79,7 @@ pub enum VcfOutcome {
 /// A search's answer and effort.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VcfResult {
+    /// What was found.
     pub outcome: VcfOutcome,
     /// Nodes searched, over all iterations.
     pub nodes: u64,
@@ -448,7 +449,9 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
 pub struct VcfPuzzle {
     /// The puzzle's id or its 1-based number in the file.
     pub id: String,
+    /// The position, 15x15 freestyle, the attacker to move.
     pub position: Mnk,
+    /// The side that must win.
     pub attacker: Color,
 }
 
@@ -637,12 +640,14 @@ pub fn verify_vcf_line(position: &Mnk, attacker: Color, line: &[Cell]) -> Result
 /// Totals of a puzzle batch.
 #[derive(Clone, Debug, Default)]
 pub struct PuzzleBatchReport {
+    /// Puzzles tried.
     pub puzzles: usize,
     /// Puzzles where the solver found a line that [`verify_vcf_line`] accepts.
     pub solved: usize,
     /// Puzzles not solved, with the reason (no line found, limits, or a line that failed the
     /// replay).
     pub failures: Vec<(String, String)>,
+    /// Solver nodes over all puzzles.
     pub nodes: u64,
     /// Total attacker moves of the solved lines.
     pub attacker_moves: usize,
@@ -791,6 +796,36 @@ mod tests {
             }
         }
         assert!(wins >= 15 && losses >= 15, "{wins} wins, {losses} losses");
+    }
+
+    #[test]
+    fn a_block_that_makes_a_defender_four_must_be_answered() {
+        // Black's four-three: H8 makes a four (row 8) and an open three (column H); the forced
+        // block J8 is harmless, then an open four on column H wins.
+        let mut rows = vec!["..............."; 15];
+        rows[4] = "...............";
+        rows[5] = ".......X.......";
+        rows[6] = ".......X.......";
+        rows[7] = "...OXXX........";
+        let position = position_from(&rows, false, Color::Black);
+        let result = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &not_stopped());
+        let VcfOutcome::Win(line) = result.outcome else { panic!("{result:?}") };
+        verify_vcf_line(&position, Color::Black, &line).unwrap();
+        assert_eq!(position.format_move(line[0]), "H8");
+        assert_eq!(position.format_move(line[1]), "J8");
+        // With White stones on J9..J11, the block J8 makes a White open four: Black's four-three
+        // no longer wins, and nothing else does.
+        rows[4] = "........O......";
+        rows[5] = ".......XO......";
+        rows[6] = ".......XO......";
+        let position = position_from(&rows, false, Color::Black);
+        assert_eq!(
+            solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &not_stopped()).outcome,
+            VcfOutcome::NotFound
+        );
+        let mut black_first = position.clone();
+        black_first.give_turn_to(Color::Black).unwrap();
+        assert!(!naive_vcf(&black_first, Color::Black, 4));
     }
 
     #[test]

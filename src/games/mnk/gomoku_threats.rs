@@ -63,6 +63,7 @@ const OFFSET_WEIGHTS: [(isize, u16); 10] = {
 /// What putting a stone on a cell makes in one line, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LinePattern {
+    /// Nothing of the below.
     None,
     /// One more stone can make a four, never an open four.
     ClosedThree,
@@ -121,18 +122,22 @@ impl CellSet {
         CellSet { words: [0; MAX_CELLS.div_ceil(64)] }
     }
 
+    /// Adds `cell`.
     pub fn insert(&mut self, cell: Cell) {
         self.words[cell.0 as usize / 64] |= 1 << (cell.0 % 64);
     }
 
+    /// Takes `cell` out.
     pub fn remove(&mut self, cell: Cell) {
         self.words[cell.0 as usize / 64] &= !(1 << (cell.0 % 64));
     }
 
+    /// Whether `cell` is in the set.
     pub fn contains(&self, cell: Cell) -> bool {
         self.words[cell.0 as usize / 64] >> (cell.0 % 64) & 1 != 0
     }
 
+    /// Whether the set has no cell.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&word| word == 0)
     }
@@ -376,10 +381,12 @@ impl ThreatBoard {
         board
     }
 
+    /// Board width.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Board height.
     pub fn height(&self) -> usize {
         self.height
     }
