@@ -6,6 +6,8 @@
 //! Cells are Go-style vertices (column letters without I, row 1 at the bottom), so Go GUIs draw
 //! these games correctly. Black (X) moves first.
 
+pub mod gomoku_threats;
+
 use super::{
     Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, format_go_vertex, parse_bool_param,
     parse_go_vertex, parse_int_param, zobrist_keys,

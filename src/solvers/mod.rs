@@ -1,3 +1,5 @@
-//! Exact and threat solvers. They know the games only through the game modules' public API.
+//! Exact and threat solvers. Each knows its game only through the game module's public API; the
+//! engine calls them through `ponder-solve`, at the root of a move, and as search hints.
 
+pub mod gomoku_vcf;
 pub mod reversi_endgame;

@@ -1,0 +1,1070 @@
+//! Threat-space search for Gomoku: VCF (victory by continuous fours) and VCT (victory by
+//! continuous threats: threes as well as fours), plus the root helpers [`immediate_win`] and
+//! [`must_block`] and a batch runner for VCF puzzle files.
+//!
+//! The searches work on a [`ThreatBoard`] (incremental threat patterns) with make/unmake, a
+//! transposition table keyed by the position's Zobrist hash ([`Game::hash`] of the same
+//! [`Mnk`] with the attacker to move), iterative deepening on the number of attacker moves, a
+//! node limit and a stop flag. Both rules (freestyle, exact five) come from the position.
+//!
+//! Forcing rules, as the searches apply them (attacker A, defender D):
+//! - A wins at once with a five; if D has a five point, A must block it (two: A has lost), and
+//!   in VCF that block must itself make a four;
+//! - A move leaving two or more five points (open four, double four) wins when D cannot make
+//!   five at once;
+//! - after A's four, D's only move is the block, unless D can make five (then the line fails);
+//!   a block that makes a four for D forces A to answer it (first rule);
+//! - VCT only: after A's open three, D may play any cell that leaves A no open four or double
+//!   four, or any four of its own; every such defence must be refuted.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::games::mnk::gomoku_threats::{CellSet, LINE_DIRECTIONS, LinePattern, ThreatBoard, is_five_in_a_row};
+use crate::games::mnk::{Cell, Mnk, MnkConfig};
+use crate::games::{Color, Game, Outcome};
+
+/// Limits of one VCF or VCT search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcfOptions {
+    /// Nodes (attacker and defender turns) before the search gives up with
+    /// [`VcfOutcome::Unknown`].
+    pub max_nodes: u64,
+    /// The most attacker moves in a line, the final five not counted.
+    pub max_attacker_moves: u32,
+    /// Deepen one attacker move at a time, so a shortest line is found (VCF puzzles: about ten
+    /// times the nodes); otherwise one depth-first search to `max_attacker_moves` returns the
+    /// first line it meets.
+    pub shortest_line: bool,
+}
+
+impl VcfOptions {
+    /// Limits for VCF: fours are few, so lines may be long.
+    pub const fn vcf() -> VcfOptions {
+        VcfOptions { max_nodes: 2_000_000, max_attacker_moves: 60, shortest_line: false }
+    }
+
+    /// Limits for VCT: threes branch widely, so lines are kept short and searched shortest
+    /// first (a deep wrong line would otherwise eat the node budget).
+    pub const fn vct() -> VcfOptions {
+        VcfOptions { max_nodes: 300_000, max_attacker_moves: 10, shortest_line: true }
+    }
+}
+
+impl Default for VcfOptions {
+    fn default() -> Self {
+        VcfOptions::vcf()
+    }
+}
+
+/// What a VCF or VCT search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VcfOutcome {
+    /// The attacker wins by force. The line holds the attacker's and the defender's moves
+    /// interleaved, attacker first and last. After its last move the attacker has made five, or
+    /// has two or more cells that make five while the defender has none. For VCF the line is the
+    /// whole forcing sequence (every defender move is the only block). For VCT it is one branch
+    /// of the proof tree (the first move is the winning move; the rest follows one defence and
+    /// may stop early where it reached a position already proven). Empty when the attacker has
+    /// already won.
+    Win(Vec<Cell>),
+    /// The search finished: no such win within `max_attacker_moves`.
+    NotFound,
+    /// The node limit or the stop flag ended the search first.
+    Unknown,
+}
+
+/// A search's answer and effort.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VcfResult {
+    /// What was found.
+    pub outcome: VcfOutcome,
+    /// Nodes searched, over all iterations.
+    pub nodes: u64,
+}
+
+/// The kind of threat search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Fours,
+    Threats,
+}
+
+/// The node limit or the stop flag ended the search.
+struct Aborted;
+
+/// How often (in nodes) the stop flag is read.
+const STOP_POLL_INTERVAL: u64 = 256;
+/// A transposition entry for a failure that no depth limit caused.
+const FAILED_AT_ANY_DEPTH: u8 = u8::MAX;
+/// Attacker moves a VCF run inside a VCT may use (they do not count against the VCT's depth).
+const VCF_DEPTH_IN_VCT: u8 = 30;
+/// Mixed into the hashes of the VCF runs inside a VCT, so their failures (fours only) are kept
+/// apart from the VCT's.
+const VCF_HASH_SALT: u64 = 0x5643_465f_696e_5643;
+
+/// Searches for a VCF of `attacker`, which moves first whatever `position`'s side to move is
+/// (so asking about the opponent tells whether it threatens a VCF). The result is
+/// [`VcfOutcome::NotFound`] for a finished game the attacker did not win, or a game that is not
+/// five in a row. Blocks until done, polling `stop` every few hundred nodes.
+pub fn solve_vcf(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBool) -> VcfResult {
+    solve(position, attacker, options, stop, Mode::Fours)
+}
+
+/// Searches for a VCT of `attacker` (fours and open threes), which moves first whatever
+/// `position`'s side to move is. Slower and wider than [`solve_vcf`]; see [`VcfOutcome::Win`]
+/// for what its line holds. Blocks until done, polling `stop` every few hundred nodes.
+pub fn solve_vct(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBool) -> VcfResult {
+    solve(position, attacker, options, stop, Mode::Threats)
+}
+
+fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBool, mode: Mode) -> VcfResult {
+    match position.outcome() {
+        Some(Outcome::Win(winner)) if winner == attacker => {
+            return VcfResult { outcome: VcfOutcome::Win(Vec::new()), nodes: 0 };
+        }
+        Some(_) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
+        None if !is_five_in_a_row(position) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
+        None => {}
+    }
+    let mut search = ThreatSearch::new(ThreatBoard::new(position), attacker, mode, options.max_nodes, stop);
+    let outcome = search.iterative_deepening(options.max_attacker_moves, options.shortest_line);
+    VcfResult { outcome, nodes: search.nodes }
+}
+
+/// The state of one threat search: the board it plays on, the current line and the tables.
+struct ThreatSearch<'a> {
+    board: ThreatBoard,
+    attacker: Color,
+    defender: Color,
+    mode: Mode,
+    nodes: u64,
+    max_nodes: u64,
+    stop: &'a AtomicBool,
+    /// Moves from the root to the current node.
+    line: Vec<Cell>,
+    /// The line at the last win reached.
+    winning_line: Vec<Cell>,
+    /// Whether a node of the current subtree stopped for lack of depth.
+    depth_cut: bool,
+    /// Attacker-to-move positions proven lost within the stored number of attacker moves.
+    failed: FxHashMap<u64, u8>,
+    /// Attacker-to-move positions proven won (VCT only; a VCF stops at its first win).
+    won: FxHashSet<u64>,
+    /// Mixed into transposition keys: 0, or [`VCF_HASH_SALT`] in a VCF run inside a VCT.
+    hash_salt: u64,
+}
+
+impl<'a> ThreatSearch<'a> {
+    fn new(board: ThreatBoard, attacker: Color, mode: Mode, max_nodes: u64, stop: &'a AtomicBool) -> Self {
+        ThreatSearch {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            mode,
+            nodes: 0,
+            max_nodes,
+            stop,
+            line: Vec::new(),
+            winning_line: Vec::new(),
+            depth_cut: false,
+            failed: FxHashMap::default(),
+            won: FxHashSet::default(),
+            hash_salt: 0,
+        }
+    }
+
+    /// Searches with 1, 2, … attacker moves (or, unless `shortest`, straight away with the
+    /// most) until a win, a search that no depth limit cut short (nothing longer exists), or
+    /// the limits.
+    fn iterative_deepening(&mut self, max_attacker_moves: u32, shortest: bool) -> VcfOutcome {
+        let max_depth = max_attacker_moves.min(FAILED_AT_ANY_DEPTH as u32 - 1) as u8;
+        // With no attacker move allowed, only a five already on offer counts.
+        let first_depth = if shortest { max_depth.min(1) } else { max_depth };
+        for depth in first_depth..=max_depth {
+            self.depth_cut = false;
+            match self.attacker_turn(depth) {
+                Err(Aborted) => return VcfOutcome::Unknown,
+                Ok(true) => return VcfOutcome::Win(std::mem::take(&mut self.winning_line)),
+                Ok(false) if !self.depth_cut => return VcfOutcome::NotFound,
+                Ok(false) => {}
+            }
+        }
+        VcfOutcome::NotFound
+    }
+
+    fn count_node(&mut self) -> Result<(), Aborted> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes || (self.nodes % STOP_POLL_INTERVAL == 1 && self.stop.load(Ordering::Relaxed)) {
+            return Err(Aborted);
+        }
+        Ok(())
+    }
+
+    /// Records the current line (plus `last`, if any) as a win.
+    fn record_win(&mut self, last: Option<Cell>) -> bool {
+        self.winning_line.clone_from(&self.line);
+        self.winning_line.extend(last);
+        true
+    }
+
+    /// The attacker to move with `depth` attacker moves left: whether it wins by force.
+    fn attacker_turn(&mut self, depth: u8) -> Result<bool, Aborted> {
+        self.count_node()?;
+        let (attacker, defender) = (self.attacker, self.defender);
+        // 1. A five ends it; two defender five points cannot both be blocked.
+        if let Some(five) = self.board.five_points(attacker).first() {
+            return Ok(self.record_win(Some(five)));
+        }
+        let defender_fives = *self.board.five_points(defender);
+        if defender_fives.len() >= 2 {
+            return Ok(false);
+        }
+        if depth == 0 {
+            self.depth_cut = true;
+            return Ok(false);
+        }
+        // 2. Transpositions.
+        let hash = self.board.zobrist(attacker) ^ self.hash_salt;
+        if self.won.contains(&hash) {
+            return Ok(self.record_win(None));
+        }
+        if let Some(&failed_depth) = self.failed.get(&hash)
+            && failed_depth >= depth
+        {
+            self.depth_cut |= failed_depth != FAILED_AT_ANY_DEPTH;
+            return Ok(false);
+        }
+        // 3. The moves: the forced block of the defender's four, else a winning four, else
+        // every four (and, for VCT, every open three), best first.
+        let winning_fours = self.board.winning_four_points(attacker);
+        let candidates = if let Some(block) = defender_fives.first() {
+            if winning_fours.contains(block) {
+                return Ok(self.record_win(Some(block)));
+            }
+            if self.mode == Mode::Fours && !self.board.four_points(attacker).contains(block) {
+                self.failed.insert(hash, FAILED_AT_ANY_DEPTH);
+                return Ok(false);
+            }
+            vec![block]
+        } else {
+            if let Some(winning) = winning_fours.first() {
+                return Ok(self.record_win(Some(winning)));
+            }
+            // A VCF settles a VCT node without its threes, and costs far less to find.
+            if self.mode == Mode::Threats && self.vcf_from_here()? {
+                self.won.insert(hash);
+                return Ok(true);
+            }
+            self.ordered_threat_moves()
+        };
+        // 4. Try each; the subtree's depth cuts decide how long a failure holds.
+        let outer_cut = std::mem::replace(&mut self.depth_cut, false);
+        let mut won = false;
+        for cell in candidates {
+            self.board.put(attacker, cell);
+            self.line.push(cell);
+            let result = self.defender_turn(depth - 1);
+            self.line.pop();
+            self.board.remove(cell);
+            if result? {
+                won = true;
+                break;
+            }
+        }
+        let cut = self.depth_cut;
+        self.depth_cut |= outer_cut;
+        if won {
+            if self.mode == Mode::Threats {
+                self.won.insert(hash);
+            }
+        } else {
+            let stored = if cut { depth } else { FAILED_AT_ANY_DEPTH };
+            let entry = self.failed.entry(hash).or_insert(0);
+            *entry = (*entry).max(stored);
+        }
+        Ok(won)
+    }
+
+    /// Inside a VCT: whether the attacker to move has a VCF here.
+    fn vcf_from_here(&mut self) -> Result<bool, Aborted> {
+        self.mode = Mode::Fours;
+        self.hash_salt = VCF_HASH_SALT;
+        let result = self.attacker_turn(VCF_DEPTH_IN_VCT);
+        self.mode = Mode::Threats;
+        self.hash_salt = 0;
+        result
+    }
+
+    /// The defender to move right after an attacker move: whether the attacker still wins.
+    fn defender_turn(&mut self, depth: u8) -> Result<bool, Aborted> {
+        self.count_node()?;
+        let (attacker, defender) = (self.attacker, self.defender);
+        // 1. The defender's own five beats any threat.
+        if !self.board.five_points(defender).is_empty() {
+            return Ok(false);
+        }
+        // 2. A four has one answer; two five points have none.
+        let attacker_fives = *self.board.five_points(attacker);
+        if attacker_fives.len() >= 2 {
+            return Ok(self.record_win(None));
+        }
+        if let Some(block) = attacker_fives.first() {
+            return self.defend_with(block, depth);
+        }
+        // 3. Only VCT goes on: without a threat to make an open four the defender is free.
+        if self.mode == Mode::Fours || self.board.winning_four_points(attacker).is_empty() {
+            return Ok(false);
+        }
+        let defences = self.three_defences();
+        if defences.is_empty() {
+            return Ok(self.record_win(None));
+        }
+        for cell in defences {
+            if !self.defend_with(cell, depth)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn defend_with(&mut self, cell: Cell, depth: u8) -> Result<bool, Aborted> {
+        self.board.put(self.defender, cell);
+        self.line.push(cell);
+        let result = self.attacker_turn(depth);
+        self.line.pop();
+        self.board.remove(cell);
+        result
+    }
+
+    /// The attacker's fours (and, for VCT, open threes), most promising first: a move that
+    /// also builds threats in its other lines comes before one that makes a lone four.
+    fn ordered_threat_moves(&self) -> Vec<Cell> {
+        let attacker = self.attacker;
+        let mut moves = *self.board.four_points(attacker);
+        if self.mode == Mode::Threats {
+            moves = moves.union(self.board.open_three_points(attacker));
+        }
+        let mut scored: Vec<(i32, Cell)> = moves
+            .iter()
+            .map(|cell| {
+                let own: i32 = (0..LINE_DIRECTIONS.len())
+                    .map(|direction| match self.board.line_pattern(attacker, cell, direction) {
+                        LinePattern::Five | LinePattern::OpenFour => 64,
+                        LinePattern::Four => 16,
+                        LinePattern::OpenThree => 12,
+                        LinePattern::ClosedThree => 4,
+                        LinePattern::None => 0,
+                    })
+                    .sum();
+                (-own, cell)
+            })
+            .collect();
+        scored.sort_unstable();
+        scored.into_iter().map(|(_, cell)| cell).collect()
+    }
+
+    /// Every defence to the attacker's threat of an open four or double four: cells that leave
+    /// the attacker none, then the defender's own fours. Any other move loses to the attacker's
+    /// open four, so these are all the moves worth refuting.
+    fn three_defences(&mut self) -> Vec<Cell> {
+        let threats = *self.board.winning_four_points(self.attacker);
+        // A stone changes a cell's patterns only from within five cells on one of its lines, so
+        // a defence must lie in that zone of every threat cell.
+        let mut zone: Option<CellSet> = None;
+        for threat in threats.iter() {
+            let mut near = CellSet::new();
+            near.insert(threat);
+            for direction in 0..LINE_DIRECTIONS.len() {
+                for steps in (-5..=5).filter(|&steps| steps != 0) {
+                    if let Some(cell) = self.board.step(threat, direction, steps)
+                        && self.board.is_empty(cell)
+                    {
+                        near.insert(cell);
+                    }
+                }
+            }
+            zone = Some(zone.map_or(near, |zone| zone.intersection(&near)));
+        }
+        let mut defences = Vec::new();
+        for cell in zone.unwrap_or_default().iter() {
+            self.board.put(self.defender, cell);
+            let stops = self.board.winning_four_points(self.attacker).is_empty()
+                && self.board.five_points(self.attacker).is_empty();
+            self.board.remove(cell);
+            if stops {
+                defences.push(cell);
+            }
+        }
+        let mut counter_fours: Vec<Cell> =
+            self.board.four_points(self.defender).iter().filter(|cell| !defences.contains(cell)).collect();
+        defences.append(&mut counter_fours);
+        defences
+    }
+}
+
+/// A cell where the side to move makes five, if any. `None` for a finished game or a game that
+/// is not five in a row.
+pub fn immediate_win(position: &Mnk) -> Option<Cell> {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return None;
+    }
+    ThreatBoard::new(position).five_points(position.to_move()).first()
+}
+
+/// The moves the side to move must choose from because of the opponent's immediate threat:
+/// - the opponent has a four: the cells that block its five (two or more: every move loses);
+/// - the opponent threatens an open four or double four (an open three, or two threes): the
+///   cells that leave it none, plus the side to move's own fours (which force a reply first);
+///   an empty list means every move loses to that threat.
+///
+/// `None` when there is no such threat, the game is over or not five in a row, or the side to
+/// move can make five itself (it should: see [`immediate_win`]). Moves outside the list lose by
+/// force; moves inside it may still lose to a longer attack.
+pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return None;
+    }
+    let board = ThreatBoard::new(position);
+    let (side, opponent) = (position.to_move(), position.to_move().opponent());
+    if !board.five_points(side).is_empty() {
+        return None;
+    }
+    let opponent_fives = board.five_points(opponent);
+    if !opponent_fives.is_empty() {
+        return Some(opponent_fives.iter().collect());
+    }
+    if board.winning_four_points(opponent).is_empty() {
+        return None;
+    }
+    let stop = AtomicBool::new(false);
+    let mut search = ThreatSearch::new(board, opponent, Mode::Threats, u64::MAX, &stop);
+    Some(search.three_defences())
+}
+
+/// One VCF puzzle: a position and the side that must win by continuous fours.
+#[derive(Clone, Debug)]
+pub struct VcfPuzzle {
+    /// The puzzle's id or its 1-based number in the file.
+    pub id: String,
+    /// The position, 15x15 freestyle, the attacker to move.
+    pub position: Mnk,
+    /// The side that must win.
+    pub attacker: Color,
+}
+
+/// Reads a puzzle cell as the puzzle files write it: column letters A.. left to right with no
+/// letter skipped (unlike GTP vertices), row 1 at the bottom.
+fn parse_puzzle_cell(text: &str, position: &Mnk) -> Option<Cell> {
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    let column = (letter as usize).checked_sub('A' as usize)?;
+    let row: usize = chars.as_str().parse().ok()?;
+    (letter.is_ascii_uppercase() && column < position.width() && (1..=position.height()).contains(&row))
+        .then(|| position.cell(column, row - 1))
+}
+
+/// Sets up a 15x15 freestyle position from puzzle cells played in order, Black first.
+fn puzzle_position(cells: &[&str], attacker: Color) -> Result<Mnk, String> {
+    let mut position = Mnk::new(&MnkConfig::gomoku());
+    for text in cells {
+        let cell = parse_puzzle_cell(text, &position).ok_or_else(|| format!("bad cell {text:?}"))?;
+        position.play(cell).map_err(|error| format!("cannot play {text}: {error}"))?;
+    }
+    position.give_turn_to(attacker).map_err(|error| format!("cannot give the turn: {error}"))?;
+    Ok(position)
+}
+
+/// Reads the puzzle table `black_vcf_504_solutions.tsv` (header line; columns id, side to move,
+/// comma-separated stones in play order, …, freestyle status): the puzzles whose freestyle
+/// status says they are freestyle VCFs (`same_as_renju`, `shorter_prefix`, `immediate_five`),
+/// and one message per line that could not be read or is not a freestyle VCF.
+pub fn parse_vcf_puzzles_tsv(text: &str) -> (Vec<VcfPuzzle>, Vec<String>) {
+    let mut puzzles = Vec::new();
+    let mut problems = Vec::new();
+    for (number, line) in text.lines().enumerate().skip(1).filter(|(_, line)| !line.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let parsed = (|| {
+            let (id, side, stones) = match fields.as_slice() {
+                [id, side, stones, ..] => (*id, *side, *stones),
+                _ => return Err("too few columns".to_string()),
+            };
+            let attacker = match side {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => return Err(format!("bad side {side:?}")),
+            };
+            let status = fields.get(5).copied().unwrap_or("");
+            if !matches!(status, "same_as_renju" | "shorter_prefix" | "immediate_five") {
+                return Err(format!("not a freestyle VCF (status {status:?})"));
+            }
+            let cells: Vec<&str> = stones.split(',').map(str::trim).filter(|cell| !cell.is_empty()).collect();
+            Ok(VcfPuzzle { id: id.to_string(), position: puzzle_position(&cells, attacker)?, attacker })
+        })();
+        match parsed {
+            Ok(puzzle) => puzzles.push(puzzle),
+            Err(why) => problems.push(format!("line {}: {why}", number + 1)),
+        }
+    }
+    (puzzles, problems)
+}
+
+/// Reads the lfz084 puzzle JSON (`"stones": "G12H12G11…"` entries, Black first, `side` 1 for
+/// Black to move): every puzzle whose size is 15, numbered from 1, and one message per puzzle
+/// that could not be read. A small scanner for this one file layout, not a JSON parser.
+pub fn parse_vcf_puzzles_json(text: &str) -> (Vec<VcfPuzzle>, Vec<String>) {
+    let mut puzzles = Vec::new();
+    let mut problems = Vec::new();
+    let field = |object: &str, name: &str| -> Option<String> {
+        let start = object.find(&format!("\"{name}\""))? + name.len() + 2;
+        let rest = object[start..].trim_start().strip_prefix(':')?.trim_start();
+        let end = rest.find([',', '}', '\n']).unwrap_or(rest.len());
+        Some(rest[..end].trim().trim_matches('"').to_string())
+    };
+    let Some(list_start) = text.find("\"puzzles\"") else {
+        return (puzzles, vec!["no \"puzzles\" list".to_string()]);
+    };
+    for (index, object) in text[list_start..].split('{').skip(1).enumerate() {
+        let id = (index + 1).to_string();
+        let parsed = (|| {
+            let stones = field(object, "stones").ok_or("no stones")?;
+            if field(object, "size").is_some_and(|size| size != "15") {
+                return Err("not 15x15".to_string());
+            }
+            let attacker = match field(object, "side").as_deref() {
+                Some("2") => Color::White,
+                _ => Color::Black,
+            };
+            let cells = split_concatenated_cells(&stones).ok_or_else(|| format!("bad stones {stones:?}"))?;
+            let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+            Ok(VcfPuzzle { id: id.clone(), position: puzzle_position(&cells, attacker)?, attacker })
+        })();
+        match parsed {
+            Ok(puzzle) => puzzles.push(puzzle),
+            Err(why) => problems.push(format!("puzzle {id}: {why}")),
+        }
+    }
+    (puzzles, problems)
+}
+
+/// Splits `G12H12G11` into `G12`, `H12`, `G11`.
+fn split_concatenated_cells(stones: &str) -> Option<Vec<String>> {
+    let mut cells = Vec::new();
+    let mut current = String::new();
+    for character in stones.chars() {
+        if character.is_ascii_alphabetic() {
+            if !current.is_empty() {
+                cells.push(std::mem::take(&mut current));
+            }
+        } else if !character.is_ascii_digit() || current.is_empty() {
+            return None;
+        }
+        current.push(character);
+    }
+    if !current.is_empty() {
+        cells.push(current);
+    }
+    Some(cells)
+}
+
+/// The empty cells where `color` would make five, found by playing each one with the game's own
+/// rules (no threat tables): the independent check for [`verify_vcf_line`].
+fn five_cells_by_rules(position: &Mnk, color: Color) -> Vec<Cell> {
+    let mut probe = position.clone();
+    if probe.give_turn_to(color).is_err() {
+        return Vec::new();
+    }
+    let mut moves = Vec::new();
+    probe.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .filter(|&cell| {
+            let mut next = probe.clone();
+            next.play_unchecked(cell);
+            next.outcome() == Some(Outcome::Win(color))
+        })
+        .collect()
+}
+
+/// Replays a VCF line (as [`solve_vcf`] returns it) with the game's rules alone and checks it
+/// is a legal forcing win: every attacker move makes five or leaves a five point while the
+/// defender has none to play at once; every defender move is the only block of the attacker's
+/// single five point; the line ends with a five, or with two or more attacker five points.
+///
+/// # Errors
+/// A sentence naming the first move that breaks these rules.
+pub fn verify_vcf_line(position: &Mnk, attacker: Color, line: &[Cell]) -> Result<(), String> {
+    let mut current = position.clone();
+    if let Some(Outcome::Win(winner)) = current.outcome() {
+        return if winner == attacker && line.is_empty() { Ok(()) } else { Err("the game is over".into()) };
+    }
+    current.give_turn_to(attacker).map_err(|error| error.to_string())?;
+    let defender = attacker.opponent();
+    for (index, &cell) in line.iter().enumerate() {
+        let name = current.format_move(cell);
+        let last = index + 1 == line.len();
+        if index % 2 == 0 {
+            current.play(cell).map_err(|error| format!("attacker move {name}: {error}"))?;
+            if current.outcome() == Some(Outcome::Win(attacker)) {
+                return if last { Ok(()) } else { Err(format!("moves after the five at {name}")) };
+            }
+            if !five_cells_by_rules(&current, defender).is_empty() {
+                return Err(format!("after {name} the defender can make five"));
+            }
+            let threats = five_cells_by_rules(&current, attacker).len();
+            if threats == 0 {
+                return Err(format!("attacker move {name} makes no four"));
+            }
+            if last {
+                return if threats >= 2 { Ok(()) } else { Err(format!("the line ends with a single four at {name}")) };
+            }
+            if threats >= 2 {
+                return Err(format!("moves after the winning four at {name}"));
+            }
+        } else {
+            let threats = five_cells_by_rules(&current, attacker);
+            if threats != [cell] {
+                return Err(format!("defender move {name} is not the forced block"));
+            }
+            current.play(cell).map_err(|error| format!("defender move {name}: {error}"))?;
+            if current.outcome().is_some() {
+                return Err(format!("the defender's block {name} ends the game"));
+            }
+        }
+    }
+    Err("the line does not reach a win".to_string())
+}
+
+/// Totals of a puzzle batch.
+#[derive(Clone, Debug, Default)]
+pub struct PuzzleBatchReport {
+    /// Puzzles tried.
+    pub puzzles: usize,
+    /// Puzzles where the solver found a line that [`verify_vcf_line`] accepts.
+    pub solved: usize,
+    /// Puzzles not solved, with the reason (no line found, limits, or a line that failed the
+    /// replay).
+    pub failures: Vec<(String, String)>,
+    /// Solver nodes over all puzzles.
+    pub nodes: u64,
+    /// Total attacker moves of the solved lines.
+    pub attacker_moves: usize,
+    /// Time spent in the solver (the replays not included).
+    pub solve_time: Duration,
+}
+
+/// Solves every puzzle with [`solve_vcf`], replays each line found with [`verify_vcf_line`],
+/// and adds up the results. Never panics on a puzzle: problems are reported in `failures`.
+pub fn solve_vcf_puzzles(puzzles: &[VcfPuzzle], options: &VcfOptions, stop: &AtomicBool) -> PuzzleBatchReport {
+    let mut report = PuzzleBatchReport { puzzles: puzzles.len(), ..PuzzleBatchReport::default() };
+    for puzzle in puzzles {
+        let started = Instant::now();
+        let result = solve_vcf(&puzzle.position, puzzle.attacker, options, stop);
+        report.solve_time += started.elapsed();
+        report.nodes += result.nodes;
+        match result.outcome {
+            VcfOutcome::Win(line) => match verify_vcf_line(&puzzle.position, puzzle.attacker, &line) {
+                Ok(()) => {
+                    report.solved += 1;
+                    report.attacker_moves += line.len().div_ceil(2);
+                }
+                Err(why) => report.failures.push((puzzle.id.clone(), format!("bad line: {why}"))),
+            },
+            VcfOutcome::NotFound => report.failures.push((puzzle.id.clone(), "no VCF found".to_string())),
+            VcfOutcome::Unknown => report.failures.push((puzzle.id.clone(), "limits reached".to_string())),
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameConfig;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    const SAMPLE: &str = include_str!("../../tests/data/gomoku/vcf_puzzles_sample.tsv");
+
+    fn not_stopped() -> AtomicBool {
+        AtomicBool::new(false)
+    }
+
+    fn gomoku(width: usize, height: usize, exact: bool) -> Mnk {
+        let mut config = MnkConfig::gomoku();
+        config.set_size(width, height).unwrap();
+        config.set_param("exact_five", if exact { "1" } else { "0" }).unwrap();
+        Mnk::new(&config)
+    }
+
+    /// A position from rows of `X`, `O` and `.`, top row first, `to_move` to move.
+    fn position_from(rows: &[&str], exact: bool, to_move: Color) -> Mnk {
+        let mut position = gomoku(rows[0].len(), rows.len(), exact);
+        for (index, text) in rows.iter().enumerate() {
+            let row = rows.len() - 1 - index;
+            for (column, symbol) in text.chars().enumerate() {
+                let color = match symbol {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                position.play_as(color, position.cell(column, row)).unwrap();
+            }
+        }
+        position.give_turn_to(to_move).unwrap();
+        position
+    }
+
+    /// Plain VCF by the game's rules alone, same forcing rules and depth count as the solver:
+    /// whether `attacker` (to move) wins within `depth` attacker moves.
+    fn naive_vcf(position: &Mnk, attacker: Color, depth: u32) -> bool {
+        let defender = attacker.opponent();
+        if !five_cells_by_rules(position, attacker).is_empty() {
+            return true;
+        }
+        let defender_fives = five_cells_by_rules(position, defender);
+        if defender_fives.len() >= 2 || depth == 0 {
+            return false;
+        }
+        let candidates = if defender_fives.is_empty() {
+            let mut moves = Vec::new();
+            position.legal_moves(&mut moves);
+            moves
+        } else {
+            defender_fives
+        };
+        candidates.into_iter().any(|cell| {
+            let mut next = position.clone();
+            next.play_unchecked(cell);
+            if next.outcome().is_some() || !five_cells_by_rules(&next, defender).is_empty() {
+                return false;
+            }
+            match five_cells_by_rules(&next, attacker).as_slice() {
+                [] => false,
+                [block] => {
+                    next.play_unchecked(*block);
+                    next.outcome().is_none() && naive_vcf(&next, attacker, depth - 1)
+                }
+                _ => true,
+            }
+        })
+    }
+
+    fn random_position(rng: &mut SmallRng, width: usize, height: usize, exact: bool, stones: usize) -> Mnk {
+        let mut position = gomoku(width, height, exact);
+        for _ in 0..stones {
+            let cell = Cell(rng.random_range(0..width * height) as u16);
+            let color = if rng.random_bool(0.5) { Color::Black } else { Color::White };
+            let mut next = position.clone();
+            // Stones that would end the game are left out: puzzles start from running games.
+            if next.play_as(color, cell).is_ok() && next.outcome().is_none() {
+                position = next;
+            }
+        }
+        position
+    }
+
+    #[test]
+    fn vcf_agrees_with_a_plain_search_on_random_positions() {
+        let mut rng = SmallRng::seed_from_u64(12);
+        let stop = not_stopped();
+        let (mut wins, mut losses) = (0, 0);
+        for round in 0..120 {
+            let exact = round % 2 == 1;
+            let stones = rng.random_range(14..34);
+            let position = random_position(&mut rng, 9, 9, exact, stones);
+            let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
+            let depth = 3;
+            let options = VcfOptions { max_nodes: u64::MAX, max_attacker_moves: depth, shortest_line: round % 4 < 2 };
+            let result = solve_vcf(&position, attacker, &options, &stop);
+            let mut attacker_first = position.clone();
+            attacker_first.give_turn_to(attacker).unwrap();
+            let expected = naive_vcf(&attacker_first, attacker, depth);
+            match result.outcome {
+                VcfOutcome::Win(line) => {
+                    assert!(expected, "solver claims a win the plain search denies:\n{}", position.board_text());
+                    verify_vcf_line(&position, attacker, &line).unwrap();
+                    wins += 1;
+                }
+                VcfOutcome::NotFound => {
+                    assert!(!expected, "solver misses a win:\n{}\n{attacker}", position.board_text());
+                    losses += 1;
+                }
+                VcfOutcome::Unknown => panic!("no limits were set"),
+            }
+        }
+        assert!(wins >= 15 && losses >= 15, "{wins} wins, {losses} losses");
+    }
+
+    #[test]
+    fn a_block_that_makes_a_defender_four_must_be_answered() {
+        // Black's four-three: H8 makes a four (row 8) and an open three (column H); the forced
+        // block J8 is harmless, then an open four on column H wins.
+        let mut rows = vec!["..............."; 15];
+        rows[4] = "...............";
+        rows[5] = ".......X.......";
+        rows[6] = ".......X.......";
+        rows[7] = "...OXXX........";
+        let position = position_from(&rows, false, Color::Black);
+        let result = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &not_stopped());
+        let VcfOutcome::Win(line) = result.outcome else { panic!("{result:?}") };
+        verify_vcf_line(&position, Color::Black, &line).unwrap();
+        assert_eq!(position.format_move(line[0]), "H8");
+        assert_eq!(position.format_move(line[1]), "J8");
+        // With White stones on J9..J11, the block J8 makes a White open four: Black's four-three
+        // no longer wins, and nothing else does.
+        rows[4] = "........O......";
+        rows[5] = ".......XO......";
+        rows[6] = ".......XO......";
+        let position = position_from(&rows, false, Color::Black);
+        assert_eq!(
+            solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &not_stopped()).outcome,
+            VcfOutcome::NotFound
+        );
+        let mut black_first = position.clone();
+        black_first.give_turn_to(Color::Black).unwrap();
+        assert!(!naive_vcf(&black_first, Color::Black, 4));
+    }
+
+    #[test]
+    fn sample_puzzles_are_solved_with_lines_that_replay() {
+        let (puzzles, problems) = parse_vcf_puzzles_tsv(SAMPLE);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(puzzles.len(), 33);
+        for shortest_line in [false, true] {
+            let options = VcfOptions { shortest_line, ..VcfOptions::vcf() };
+            let report = solve_vcf_puzzles(&puzzles, &options, &not_stopped());
+            assert_eq!(report.failures, Vec::<(String, String)>::new());
+            assert_eq!(report.solved, 33);
+        }
+        // Puzzle 37 has a five (an overline, which freestyle counts) on offer at once.
+        let immediate = puzzles.iter().find(|puzzle| puzzle.id == "37").unwrap();
+        let result = solve_vcf(&immediate.position, Color::Black, &VcfOptions::vcf(), &not_stopped());
+        assert!(matches!(result.outcome, VcfOutcome::Win(ref line) if line.len() == 1));
+        assert_eq!(
+            immediate_win(&immediate.position),
+            Some(match result.outcome {
+                VcfOutcome::Win(line) => line[0],
+                _ => unreachable!(),
+            })
+        );
+    }
+
+    #[test]
+    fn puzzle_files_are_read_and_bad_lines_reported() {
+        let json = r#"{"puzzles": [
+            {"side": 1, "size": 15, "stones": "G12H12G11H10"},
+            {"side": 1, "size": 15, "stones": "G12H12Z99"},
+            {"side": 1, "size": 13, "stones": "H8"}
+        ]}"#;
+        let (puzzles, problems) = parse_vcf_puzzles_json(json);
+        assert_eq!(puzzles.len(), 1);
+        assert_eq!(problems.len(), 2);
+        let position = &puzzles[0].position;
+        // G12 is column 7 (A..O, I counted), row 12.
+        assert_eq!(position.stone_at(position.cell(6, 11)), Some(Color::Black));
+        assert_eq!(position.stone_at(position.cell(7, 9)), Some(Color::White));
+        assert_eq!(position.to_move(), Color::Black);
+        let tsv = "header\n1\tB\tH8,H8\t\t\tsame_as_renju\t\n2\tB\tH8\t\t\tnone\t\n3\tX\n";
+        let (puzzles, problems) = parse_vcf_puzzles_tsv(tsv);
+        assert!(puzzles.is_empty());
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
+    #[test]
+    fn the_replay_rejects_lines_that_do_not_force() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let puzzle = &puzzles[0];
+        let VcfOutcome::Win(line) =
+            solve_vcf(&puzzle.position, Color::Black, &VcfOptions::vcf(), &not_stopped()).outcome
+        else {
+            panic!("puzzle 1 has a VCF");
+        };
+        assert!(line.len() >= 3);
+        assert!(verify_vcf_line(&puzzle.position, Color::Black, &line[..line.len() - 2]).is_err());
+        let mut wrong_block = line.clone();
+        let mut moves = Vec::new();
+        puzzle.position.legal_moves(&mut moves);
+        wrong_block[1] = *moves.iter().find(|&&cell| !line.contains(&cell)).unwrap();
+        assert!(verify_vcf_line(&puzzle.position, Color::Black, &wrong_block).is_err());
+        assert!(verify_vcf_line(&puzzle.position, Color::White, &line).is_err());
+    }
+
+    #[test]
+    fn limits_and_the_stop_flag_give_unknown() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let position = &puzzles[0].position;
+        let tight = VcfOptions { max_nodes: 3, ..VcfOptions::vcf() };
+        let result = solve_vcf(position, Color::Black, &tight, &not_stopped());
+        assert_eq!(result.outcome, VcfOutcome::Unknown);
+        let stopped = AtomicBool::new(true);
+        assert_eq!(solve_vcf(position, Color::Black, &VcfOptions::vcf(), &stopped).outcome, VcfOutcome::Unknown);
+        assert_eq!(solve_vct(position, Color::Black, &VcfOptions::vct(), &stopped).outcome, VcfOutcome::Unknown);
+    }
+
+    #[test]
+    fn exact_five_does_not_count_an_overline() {
+        let mut rows = vec!["..............."; 15];
+        rows[13] = "XXXX.X.........";
+        rows[14] = "OO.O.O.O.......";
+        for exact in [false, true] {
+            let position = position_from(&rows, exact, Color::Black);
+            let expected = (!exact).then(|| position.cell(4, 1));
+            assert_eq!(expected.map(|cell| position.format_move(cell)), (!exact).then(|| "E2".to_string()));
+            assert_eq!(immediate_win(&position), expected);
+            let result = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &not_stopped());
+            if exact {
+                assert_eq!(result.outcome, VcfOutcome::NotFound);
+            } else {
+                assert_eq!(result.outcome, VcfOutcome::Win(vec![position.cell(4, 1)]));
+                verify_vcf_line(&position, Color::Black, &[position.cell(4, 1)]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn must_block_names_the_block_of_a_four_and_of_an_open_three() {
+        let mut rows = vec!["..............."; 15];
+        rows[7] = ".....OOO.......";
+        rows[0] = "X...X...X......";
+        let position = position_from(&rows, false, Color::Black);
+        assert_eq!(immediate_win(&position), None);
+        let mut blocks = must_block(&position).unwrap();
+        blocks.sort();
+        assert_eq!(blocks, vec![position.cell(4, 7), position.cell(8, 7)]);
+        rows[7] = "....XOOOO......";
+        let position = position_from(&rows, false, Color::Black);
+        assert_eq!(must_block(&position), Some(vec![position.cell(9, 7)]));
+        // With a four of its own, the side to move may also answer the three by that four.
+        rows[7] = ".....OOO.......";
+        rows[0] = "XXX............";
+        let position = position_from(&rows, false, Color::Black);
+        let blocks = must_block(&position).unwrap();
+        assert!(blocks.contains(&position.cell(3, 14)) && blocks.contains(&position.cell(4, 7)));
+        let mut quiet_rows = vec!["..............."; 15];
+        quiet_rows[7] = ".......X.......";
+        quiet_rows[8] = "......O........";
+        let quiet = position_from(&quiet_rows, false, Color::White);
+        assert_eq!(must_block(&quiet), None);
+    }
+
+    /// Whether the VCT `solve_vct` finds holds against every reply, not only the defences it
+    /// chose to search: after its first move, each legal reply must leave the attacker a VCT
+    /// one move shorter.
+    fn assert_vct_holds_against_every_reply(position: &Mnk, attacker: Color, depth: u32) -> usize {
+        let stop = not_stopped();
+        let options = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth, shortest_line: true };
+        let VcfOutcome::Win(line) = solve_vct(position, attacker, &options, &stop).outcome else {
+            return 0;
+        };
+        let mut after = position.clone();
+        after.give_turn_to(attacker).unwrap();
+        after.play(line[0]).unwrap();
+        if after.outcome().is_some() {
+            return 1;
+        }
+        let mut replies = Vec::new();
+        after.legal_moves(&mut replies);
+        let shorter = VcfOptions { max_nodes: 2_000_000, max_attacker_moves: depth - 1, shortest_line: true };
+        for reply in replies {
+            let mut next = after.clone();
+            next.play_unchecked(reply);
+            assert_eq!(next.outcome(), None, "the defender wins with {reply:?}:\n{}", after.board_text());
+            let result = solve_vct(&next, attacker, &shorter, &stop);
+            assert!(
+                matches!(result.outcome, VcfOutcome::Win(_)),
+                "no VCT after {} {}:\n{}",
+                next.format_move(line[0]),
+                next.format_move(reply),
+                next.board_text()
+            );
+        }
+        1
+    }
+
+    #[test]
+    fn a_double_three_is_a_vct_but_no_vcf() {
+        let mut rows = vec!["..............."; 15];
+        rows[14] = "O.............O";
+        rows[7] = ".....XX........";
+        rows[8] = "...............";
+        rows[9] = ".......X.......";
+        rows[10] = ".......X.......";
+        rows[0] = "O.............O";
+        let position = position_from(&rows, false, Color::Black);
+        let stop = not_stopped();
+        assert_eq!(solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &stop).outcome, VcfOutcome::NotFound);
+        let result = solve_vct(&position, Color::Black, &VcfOptions::vct(), &stop);
+        assert!(matches!(result.outcome, VcfOutcome::Win(_)), "{result:?}");
+        assert_eq!(assert_vct_holds_against_every_reply(&position, Color::Black, 3), 1);
+        // White, with no threats at all, has nothing.
+        assert_eq!(solve_vct(&position, Color::White, &VcfOptions::vct(), &stop).outcome, VcfOutcome::NotFound);
+    }
+
+    #[test]
+    fn vct_wins_hold_against_every_reply_on_random_positions() {
+        let mut rng = SmallRng::seed_from_u64(13);
+        let (mut checked, mut without_vcf) = (0, 0);
+        for round in 0..120 {
+            let exact = round % 2 == 1;
+            let stones = rng.random_range(10..24);
+            let position = random_position(&mut rng, 9, 9, exact, stones);
+            let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
+            let found = assert_vct_holds_against_every_reply(&position, attacker, 3);
+            checked += found;
+            let vcf = solve_vcf(&position, attacker, &VcfOptions::vcf(), &not_stopped());
+            if found == 1 && vcf.outcome == VcfOutcome::NotFound {
+                without_vcf += 1;
+            }
+        }
+        println!("{checked} VCTs checked against every reply, {without_vcf} of them with no VCF");
+        assert!(checked >= 30 && without_vcf >= 10, "only {checked} VCTs found, {without_vcf} without a VCF");
+    }
+
+    /// The whole puzzle set from the shared data directory (absent on a fresh clone):
+    /// `cargo test --release --lib gomoku_vcf::tests::all_504_puzzles -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn all_504_puzzles() {
+        let directory = "/work/shared/data/gomoku";
+        let tsv = std::fs::read_to_string(format!("{directory}/black_vcf_504_solutions.tsv")).unwrap();
+        let json = std::fs::read_to_string(format!("{directory}/lfz084_black_first_VCF_puzzle.json")).unwrap();
+        let (puzzles, problems) = parse_vcf_puzzles_tsv(&tsv);
+        let (from_json, json_problems) = parse_vcf_puzzles_json(&json);
+        assert!(problems.is_empty() && json_problems.is_empty(), "{problems:?} {json_problems:?}");
+        assert_eq!(puzzles.len(), 504);
+        assert_eq!(from_json.len(), 504);
+        for (a, b) in puzzles.iter().zip(&from_json) {
+            assert_eq!(a.position, b.position, "puzzle {}", a.id);
+        }
+        for shortest_line in [false, true] {
+            let options = VcfOptions { shortest_line, ..VcfOptions::vcf() };
+            let report = solve_vcf_puzzles(&puzzles, &options, &not_stopped());
+            println!(
+                "VCF puzzles (shortest_line {shortest_line}): {} solved of {}, {} nodes, {} attacker moves, \
+                 solver time {:.3} s",
+                report.solved,
+                report.puzzles,
+                report.nodes,
+                report.attacker_moves,
+                report.solve_time.as_secs_f64()
+            );
+            for (id, why) in &report.failures {
+                println!("puzzle {id}: {why}");
+            }
+            assert_eq!(report.solved, 504);
+        }
+        // VCT finds them too (a VCF is a VCT); its lines are not VCF lines, so no replay here.
+        let started = Instant::now();
+        let (mut wins, mut nodes) = (0, 0);
+        for puzzle in &puzzles {
+            let result = solve_vct(&puzzle.position, puzzle.attacker, &VcfOptions::vct(), &not_stopped());
+            wins += usize::from(matches!(result.outcome, VcfOutcome::Win(_)));
+            nodes += result.nodes;
+        }
+        println!("VCT on the same puzzles: {wins} wins, {nodes} nodes, {:.3} s", started.elapsed().as_secs_f64());
+        assert_eq!(wins, 504);
+    }
+}
