@@ -66,7 +66,8 @@ def play_one(ponder, variant, rng):
     ponder.send("clear_board")
     history = []
     while True:
-        ours = set(ponder.send("gogui-rules_legal_moves").split())
+        # GoGui names cells A1 bottom-left whatever the game; map them to the game's own names.
+        ours = {variant.from_gogui(m) for m in ponder.send("gogui-rules_legal_moves").split()}
         theirs = set() if state.is_terminal() else {variant.action_to_move(a) for a in state.legal_actions()}
         # ponder may name special moves differently in case; compare upper-cased names.
         ours_cmp, theirs_cmp = {m.upper() for m in ours}, {m.upper() for m in theirs}
@@ -74,8 +75,11 @@ def play_one(ponder, variant, rng):
             return (f"after {' '.join(history) or 'no moves'}: legal moves differ; only ponder: "
                     f"{sorted(ours_cmp - theirs_cmp)}, only OpenSpiel: {sorted(theirs_cmp - ours_cmp)}")
         if state.is_terminal():
+            # OpenSpiel scores only the winner; Reversi adds the disc margin (B+12), so compare
+            # the winner part.
             score = ponder.send("final_score")
-            if score != expected_score(state):
+            winner = score if score == "0" else score[:2]
+            if winner != expected_score(state):
                 return f"after {' '.join(history)}: ponder scores {score}, OpenSpiel {expected_score(state)}"
             return None
         side = ponder.send("gogui-rules_side_to_move")

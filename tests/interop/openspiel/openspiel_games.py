@@ -62,6 +62,17 @@ class GridGame:
         column, row = point
         return row * self.width + column
 
+    def from_gogui(self, text):
+        """A name from `gogui-rules_legal_moves` (GoGui's A1-bottom-left vertices, or a special
+        move) in this game's own naming."""
+        if text.strip().lower() in self.specials:
+            return text.strip().lower()
+        point = go_vertex_to_point(text, self.width, self.height)
+        if point is None:
+            return text
+        column, row = point
+        return self.action_to_move(row * self.width + column)
+
     def action_to_move(self, action):
         for name, special in self.specials.items():
             if special == action:
