@@ -1,0 +1,3 @@
+//! Exact and threat solvers. They know the games only through the game modules' public API.
+
+pub mod hex_solver;
