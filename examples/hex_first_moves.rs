@@ -35,9 +35,5 @@ fn main() {
             check.line, check.label, check.expected, check.found, check.nodes, check.seconds
         );
     }
-    println!(
-        "{} positions, {wrong} wrong, {nodes} nodes, {:.2} s",
-        checks.len(),
-        start.elapsed().as_secs_f64()
-    );
+    println!("{} positions, {wrong} wrong, {nodes} nodes, {:.2} s", checks.len(), start.elapsed().as_secs_f64());
 }

@@ -2,7 +2,11 @@
 //! speaks GTP on stdin/stdout.
 //!
 //! Data flows one way: bytes → [`protocol`] (preprocess, parse) → command → [`engine`] session
-//! → [`games`] / [`search`] → result → [`protocol`] (format) → bytes.
+//! → [`games`] / [`search`] / [`solvers`] → result → [`protocol`] (format) → bytes.
 
+pub mod bench;
+pub mod engine;
 pub mod games;
+pub mod protocol;
+pub mod search;
 pub mod solvers;

@@ -25,8 +25,7 @@
 //! swap is legal only on square boards.
 
 use super::{
-    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, parse_bool_param,
-    zobrist_keys,
+    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, parse_bool_param, zobrist_keys,
 };
 
 /// The largest board side (25 columns: a to y).
@@ -55,11 +54,7 @@ pub struct HexConfig {
 impl Default for HexConfig {
     /// 11x11 without swap.
     fn default() -> HexConfig {
-        HexConfig {
-            width: 11,
-            height: 11,
-            allow_swap: false,
-        }
+        HexConfig { width: 11, height: 11, allow_swap: false }
     }
 }
 
@@ -210,18 +205,13 @@ impl Hex {
 
     /// The zero-based `(column, row)` of `cell`.
     pub fn coordinates(&self, cell: Cell) -> (usize, usize) {
-        (
-            cell.0 as usize % self.width(),
-            cell.0 as usize / self.width(),
-        )
+        (cell.0 as usize % self.width(), cell.0 as usize / self.width())
     }
 
     /// The stone on `cell`, if any.
     pub fn stone_at(&self, cell: Cell) -> Option<Color> {
         let index = cell.0 as usize;
-        [Color::Black, Color::White]
-            .into_iter()
-            .find(|c| self.stones[c.index()].contains(index))
+        [Color::Black, Color::White].into_iter().find(|c| self.stones[c.index()].contains(index))
     }
 
     /// All stones of `color`.
@@ -327,11 +317,7 @@ impl Hex {
 
     /// The hash recomputed from the stones, for checking the incremental one.
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Color::White {
-            ZOBRIST[WHITE_TO_MOVE_KEY]
-        } else {
-            0
-        };
+        let mut hash = if self.to_move == Color::White { ZOBRIST[WHITE_TO_MOVE_KEY] } else { 0 };
         for color in [Color::Black, Color::White] {
             for index in self.stones[color.index()].iter() {
                 hash ^= ZOBRIST[color.index() * MAX_CELLS + index];
@@ -345,11 +331,7 @@ impl Hex {
     ///
     /// # Errors
     /// [`PlayError::Illegal`] when a cell is off the board or given twice.
-    pub fn from_stones(
-        config: &HexConfig,
-        black: &[Cell],
-        white: &[Cell],
-    ) -> Result<Hex, PlayError> {
+    pub fn from_stones(config: &HexConfig, black: &[Cell], white: &[Cell]) -> Result<Hex, PlayError> {
         let mut position = Hex::new(config);
         let cells = position.width() * position.height();
         for (color, list) in [(Color::Black, black), (Color::White, white)] {
@@ -404,16 +386,10 @@ impl Game for Hex {
         let cells = self.width() * self.height();
         for word_index in 0..cells.div_ceil(64) {
             let base = word_index * 64;
-            let valid = if cells - base >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << (cells - base)) - 1
-            };
+            let valid = if cells - base >= 64 { u64::MAX } else { (1u64 << (cells - base)) - 1 };
             let mut empty = !(self.stones[0].0[word_index] | self.stones[1].0[word_index]) & valid;
             while empty != 0 {
-                out.push(HexMove::Cell(Cell(
-                    (base + empty.trailing_zeros() as usize) as u16,
-                )));
+                out.push(HexMove::Cell(Cell((base + empty.trailing_zeros() as usize) as u16)));
                 empty &= empty - 1;
             }
         }
@@ -478,10 +454,7 @@ impl Game for Hex {
             return Err(MoveError::Syntax);
         }
         let column = (letter - b'a') as usize;
-        let row = digits
-            .iter()
-            .fold(0usize, |n, &d| n * 10 + (d - b'0') as usize)
-            - 1;
+        let row = digits.iter().fold(0usize, |n, &d| n * 10 + (d - b'0') as usize) - 1;
         if column >= self.width() || row >= self.height() {
             return Err(MoveError::OffBoard);
         }
@@ -501,9 +474,7 @@ impl Game for Hex {
     /// A rhombus as Benzene and HexGui draw it: each row one space further right, column letters
     /// above and below, row numbers on both sides; `X` Black, `O` White, `.` empty.
     fn board_text(&self) -> String {
-        let letters: String = (0..self.width())
-            .map(|column| format!(" {}", (b'a' + column as u8) as char))
-            .collect();
+        let letters: String = (0..self.width()).map(|column| format!(" {}", (b'a' + column as u8) as char)).collect();
         let mut lines = vec![format!("  {letters}")];
         for row in 0..self.height() {
             let cells: String = (0..self.width())
@@ -513,12 +484,7 @@ impl Game for Hex {
                     None => " .",
                 })
                 .collect();
-            lines.push(format!(
-                "{}{:>2}{cells} {}",
-                " ".repeat(row),
-                row + 1,
-                row + 1
-            ));
+            lines.push(format!("{}{:>2}{cells} {}", " ".repeat(row), row + 1, row + 1));
         }
         lines.push(format!("{}  {letters}", " ".repeat(self.height())));
         lines.join("\n")
@@ -585,11 +551,7 @@ impl Game for Hex {
             let (column, row) = self.coordinates(cell);
             (row + 1) * stride + column + 1
         });
-        let mut to_move = if self.to_move == Color::Black {
-            PLAYOUT_BLACK
-        } else {
-            PLAYOUT_WHITE
-        };
+        let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
         // 3. Fill the board.
         while empty_count > 0 {
             let mut chosen = None;
@@ -602,10 +564,7 @@ impl Game for Hex {
                     let first = (last as isize + offsets[i]) as usize;
                     let middle = (last as isize + offsets[(i + 1) % 6]) as usize;
                     let second = (last as isize + offsets[(i + 2) % 6]) as usize;
-                    if board[first] == to_move
-                        && board[second] == to_move
-                        && board[middle] == PLAYOUT_EMPTY
-                    {
+                    if board[first] == to_move && board[second] == to_move && board[middle] == PLAYOUT_EMPTY {
                         chosen = Some(middle);
                         break;
                     }
@@ -689,12 +648,7 @@ mod tests {
 
     impl PlainHex {
         fn new(width: usize, height: usize) -> PlainHex {
-            PlainHex {
-                width,
-                height,
-                cells: vec![None; width * height],
-                to_move: Color::Black,
-            }
+            PlainHex { width, height, cells: vec![None; width * height], to_move: Color::Black }
         }
 
         fn connected(&self, color: Color) -> bool {
@@ -702,11 +656,7 @@ mod tests {
             let mut queue = std::collections::VecDeque::new();
             for index in 0..self.cells.len() {
                 let (column, row) = (index % self.width, index / self.width);
-                let on_start = if color == Color::Black {
-                    row == 0
-                } else {
-                    column == 0
-                };
+                let on_start = if color == Color::Black { row == 0 } else { column == 0 };
                 if on_start && self.cells[index] == Some(color) {
                     seen[index] = true;
                     queue.push_back(index);
@@ -714,11 +664,7 @@ mod tests {
             }
             while let Some(index) = queue.pop_front() {
                 let (column, row) = (index % self.width, index / self.width);
-                let on_end = if color == Color::Black {
-                    row == self.height - 1
-                } else {
-                    column == self.width - 1
-                };
+                let on_end = if color == Color::Black { row == self.height - 1 } else { column == self.width - 1 };
                 if on_end {
                     return true;
                 }
@@ -767,11 +713,7 @@ mod tests {
             let position = board(width, height);
             let plain = PlainHex::new(width, height);
             for depth in 0..=(width * height) as u32 + 1 {
-                assert_eq!(
-                    perft(&position, depth),
-                    plain.perft(depth),
-                    "{width}x{height} d{depth}"
-                );
+                assert_eq!(perft(&position, depth), plain.perft(depth), "{width}x{height} d{depth}");
             }
         }
         // 2x2 by hand: Black wins at move 3 unless White's first stone blocks one of the two
@@ -804,10 +746,7 @@ mod tests {
                 assert_eq!(played.winner(), None);
                 played.play_as(Color::White, HexMove::Cell(row[0])).unwrap();
                 assert_eq!(played.outcome(), Some(Outcome::Win(Color::White)));
-                assert_eq!(
-                    played.play(HexMove::Cell(Cell(0))),
-                    Err(PlayError::GameOver)
-                );
+                assert_eq!(played.play(HexMove::Cell(Cell(0))), Err(PlayError::GameOver));
             }
         }
     }
@@ -831,9 +770,7 @@ mod tests {
                     position.play(HexMove::Cell(Cell(index as u16))).unwrap();
                     plain.cells[index] = Some(color);
                     plain.to_move = color.opponent();
-                    let expected = [Color::Black, Color::White]
-                        .into_iter()
-                        .find(|&c| plain.connected(c));
+                    let expected = [Color::Black, Color::White].into_iter().find(|&c| plain.connected(c));
                     assert_eq!(position.winner(), expected, "{width}x{height}");
                     assert_eq!(position.hash(), position.hash_from_scratch());
                 }
@@ -848,11 +785,7 @@ mod tests {
                 }
                 assert_ne!(full.connected(Color::Black), full.connected(Color::White));
                 let config = HexConfig::with_size(width, height).unwrap();
-                let expected = if full.connected(Color::Black) {
-                    Color::Black
-                } else {
-                    Color::White
-                };
+                let expected = if full.connected(Color::Black) { Color::Black } else { Color::White };
                 for &hole in order.iter().step_by(1 + order.len() / 40) {
                     let stones = |c: Color| -> Vec<Cell> {
                         (0..width * height)
@@ -860,9 +793,7 @@ mod tests {
                             .map(|i| Cell(i as u16))
                             .collect()
                     };
-                    let mut almost =
-                        Hex::from_stones(&config, &stones(Color::Black), &stones(Color::White))
-                            .unwrap();
+                    let mut almost = Hex::from_stones(&config, &stones(Color::Black), &stones(Color::White)).unwrap();
                     if almost.outcome().is_none() {
                         almost.give_turn_to(full.cells[hole].unwrap()).unwrap();
                         let outcome = almost.playout(&mut rng);
@@ -883,10 +814,7 @@ mod tests {
         assert!(!plain.is_legal(HexMove::Swap), "swap is off by default");
         config.set_param("allow_swap", "1").unwrap();
         let mut position = Hex::new(&config);
-        assert!(
-            !position.is_legal(HexMove::Swap),
-            "no swap before the first stone"
-        );
+        assert!(!position.is_legal(HexMove::Swap), "no swap before the first stone");
         play_all(&mut position, &["b1"]);
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
@@ -896,10 +824,7 @@ mod tests {
         // Black's b1 (top edge, Black's edge) is now White's a2 (left edge, White's edge).
         assert_eq!(position.to_move(), Color::Black);
         assert_eq!(position.stone_count(), 1);
-        assert_eq!(
-            position.stone_at(position.parse_move_cell("a2")),
-            Some(Color::White)
-        );
+        assert_eq!(position.stone_at(position.parse_move_cell("a2")), Some(Color::White));
         assert_eq!(position.stone_at(position.parse_move_cell("b1")), None);
         assert_eq!(position.hash(), position.hash_from_scratch());
         assert!(!position.is_legal(HexMove::Swap), "only once");
@@ -915,9 +840,7 @@ mod tests {
         assert!(!oblong.is_legal(HexMove::Swap));
         config.set_size(5, 5).unwrap();
         let mut white_first = Hex::new(&config);
-        white_first
-            .play_as(Color::White, HexMove::Cell(Cell(3)))
-            .unwrap();
+        white_first.play_as(Color::White, HexMove::Cell(Cell(3))).unwrap();
         white_first.give_turn_to(Color::White).unwrap();
         assert!(!white_first.is_legal(HexMove::Swap));
     }
@@ -946,14 +869,8 @@ mod tests {
             }
         }
         let position = board(25, 25);
-        assert_eq!(
-            position.format_move(HexMove::Cell(position.cell(24, 24))),
-            "y25"
-        );
-        assert_eq!(
-            position.format_move(HexMove::Cell(position.cell(8, 0))),
-            "i1"
-        );
+        assert_eq!(position.format_move(HexMove::Cell(position.cell(24, 24))), "y25");
+        assert_eq!(position.format_move(HexMove::Cell(position.cell(8, 0))), "i1");
         assert_eq!(position.format_move(HexMove::Swap), "swap-pieces");
         for text in ["swap-pieces", "SWAP-SIDES", "swap"] {
             assert_eq!(position.parse_move(text), Ok(HexMove::Swap));
@@ -993,19 +910,11 @@ mod tests {
     fn board_text_is_a_rhombus() {
         let mut position = board(3, 2);
         play_all(&mut position, &["a1", "c2"]);
-        assert_eq!(
-            position.board_text(),
-            "   a b c\n 1 X . . 1\n  2 . . O 2\n     a b c"
-        );
+        assert_eq!(position.board_text(), "   a b c\n 1 X . . 1\n  2 . . O 2\n     a b c");
         let big = board(11, 11);
         let text = big.board_text();
         assert!(text.lines().nth(10).unwrap().starts_with("         10 . ."));
-        assert!(
-            text.lines()
-                .nth(11)
-                .unwrap()
-                .starts_with("          11 . .")
-        );
+        assert!(text.lines().nth(11).unwrap().starts_with("          11 . ."));
     }
 
     #[test]
@@ -1016,10 +925,7 @@ mod tests {
         assert_eq!(config.set_size(26, 5), Err(ConfigError::UnacceptableSize));
         config.set_size(1, 25).unwrap();
         assert_eq!(config.params(), vec![Param::bool("allow_swap", false)]);
-        assert_eq!(
-            config.set_param("komi", "1"),
-            Err(ConfigError::UnknownParam)
-        );
+        assert_eq!(config.set_param("komi", "1"), Err(ConfigError::UnknownParam));
         assert!(config.set_param("allow_swap", "maybe").is_err());
         // 1x1: the first stone wins.
         let mut tiny = board(1, 1);

@@ -161,27 +161,15 @@ pub struct Param {
 
 impl Param {
     pub fn bool(name: &'static str, value: bool) -> Param {
-        Param {
-            name,
-            kind: ParamKind::Bool,
-            value: if value { "1" } else { "0" }.to_string(),
-        }
+        Param { name, kind: ParamKind::Bool, value: if value { "1" } else { "0" }.to_string() }
     }
 
     pub fn int(name: &'static str, value: impl fmt::Display) -> Param {
-        Param {
-            name,
-            kind: ParamKind::Int,
-            value: value.to_string(),
-        }
+        Param { name, kind: ParamKind::Int, value: value.to_string() }
     }
 
     pub fn string(name: &'static str, value: impl Into<String>) -> Param {
-        Param {
-            name,
-            kind: ParamKind::String,
-            value: value.into(),
-        }
+        Param { name, kind: ParamKind::String, value: value.into() }
     }
 }
 
@@ -201,21 +189,10 @@ pub fn parse_bool_param(value: &str) -> Result<bool, ConfigError> {
 ///
 /// # Errors
 /// [`ConfigError::InvalidValue`] when the text is not an integer in the range.
-pub fn parse_int_param(
-    value: &str,
-    range: std::ops::RangeInclusive<usize>,
-) -> Result<usize, ConfigError> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| {
-            ConfigError::InvalidValue(format!(
-                "expected an integer from {} to {}",
-                range.start(),
-                range.end()
-            ))
-        })
+pub fn parse_int_param(value: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, ConfigError> {
+    value.parse::<usize>().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+        ConfigError::InvalidValue(format!("expected an integer from {} to {}", range.start(), range.end()))
+    })
 }
 
 /// The variant settings of one game: board size and rule options.
@@ -402,27 +379,18 @@ pub const GO_COLUMN_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 /// # Errors
 /// [`MoveError::Syntax`] when the text is not a vertex, [`MoveError::OffBoard`] when it lies
 /// outside `width` x `height`.
-pub fn parse_go_vertex(
-    text: &str,
-    width: usize,
-    height: usize,
-) -> Result<(usize, usize), MoveError> {
+pub fn parse_go_vertex(text: &str, width: usize, height: usize) -> Result<(usize, usize), MoveError> {
     let bytes = text.as_bytes();
     let Some((&letter, digits)) = bytes.split_first() else {
         return Err(MoveError::Syntax);
     };
     let letter = letter.to_ascii_uppercase();
-    let column = GO_COLUMN_LETTERS
-        .iter()
-        .position(|&c| c == letter)
-        .ok_or(MoveError::Syntax)?;
+    let column = GO_COLUMN_LETTERS.iter().position(|&c| c == letter).ok_or(MoveError::Syntax)?;
     if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
         return Err(MoveError::Syntax);
     }
-    let row: usize = std::str::from_utf8(digits)
-        .map_err(|_| MoveError::Syntax)?
-        .parse()
-        .map_err(|_| MoveError::Syntax)?;
+    let row: usize =
+        std::str::from_utf8(digits).map_err(|_| MoveError::Syntax)?.parse().map_err(|_| MoveError::Syntax)?;
     if row == 0 || row > height || column >= width {
         return Err(MoveError::OffBoard);
     }

@@ -39,10 +39,7 @@ pub struct SolveOptions<'a> {
 impl Default for SolveOptions<'_> {
     /// No node limit, no stop flag.
     fn default() -> Self {
-        SolveOptions {
-            node_limit: u64::MAX,
-            stop: None,
-        }
+        SolveOptions { node_limit: u64::MAX, stop: None }
     }
 }
 
@@ -73,16 +70,10 @@ pub const MAX_SOLVER_CELLS: usize = 128;
 /// `Loss` for the side to move (the other side has connected).
 pub fn solve(position: &Hex, options: &SolveOptions) -> SolveResult {
     if position.outcome().is_some() {
-        return SolveResult {
-            value: SolveValue::Loss,
-            nodes: 0,
-        };
+        return SolveResult { value: SolveValue::Loss, nodes: 0 };
     }
     if position.width() * position.height() > MAX_SOLVER_CELLS {
-        return SolveResult {
-            value: SolveValue::Unknown,
-            nodes: 0,
-        };
+        return SolveResult { value: SolveValue::Unknown, nodes: 0 };
     }
     let mut nodes = 0;
     if position.swap_is_legal() {
@@ -92,25 +83,16 @@ pub fn solve(position: &Hex, options: &SolveOptions) -> SolveResult {
         nodes += after_swap.nodes;
         match after_swap.value {
             SolveValue::Loss => {
-                return SolveResult {
-                    value: SolveValue::Win(HexMove::Swap),
-                    nodes,
-                };
+                return SolveResult { value: SolveValue::Win(HexMove::Swap), nodes };
             }
             SolveValue::Unknown => {
-                return SolveResult {
-                    value: SolveValue::Unknown,
-                    nodes,
-                };
+                return SolveResult { value: SolveValue::Unknown, nodes };
             }
             SolveValue::Win(_) => {}
         }
     }
     let result = solve_cells(position, options);
-    SolveResult {
-        value: result.value,
-        nodes: nodes + result.nodes,
-    }
+    SolveResult { value: result.value, nodes: nodes + result.nodes }
 }
 
 /// Solves a position in which only stones can be played (no swap).
@@ -122,16 +104,10 @@ fn solve_cells(position: &Hex, options: &SolveOptions) -> SolveResult {
             stones[color.index()] |= 1 << index;
         }
     }
-    let root = State {
-        stones,
-        to_move: position.to_move(),
-    };
+    let root = State { stones, to_move: position.to_move() };
     let mut solver = Solver::new(&geometry, options);
     let value = solver.solve_root(root);
-    SolveResult {
-        value,
-        nodes: solver.nodes,
-    }
+    SolveResult { value, nodes: solver.nodes }
 }
 
 /// Board shape and precomputed masks for one board size.
@@ -146,13 +122,8 @@ struct Geometry {
 impl Geometry {
     fn new(width: usize, height: usize) -> Geometry {
         let cells = width * height;
-        let all = if cells == 128 {
-            u128::MAX
-        } else {
-            (1u128 << cells) - 1
-        };
-        let on_board =
-            |c: i32, r: i32| c >= 0 && r >= 0 && (c as usize) < width && (r as usize) < height;
+        let all = if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 };
+        let on_board = |c: i32, r: i32| c >= 0 && r >= 0 && (c as usize) < width && (r as usize) < height;
         let index = |c: i32, r: i32| r as usize * width + c as usize;
         let mut adjacent = vec![0u128; cells];
         let mut top = 0u128;
@@ -179,11 +150,7 @@ impl Geometry {
                 right |= 1 << cell;
             }
         }
-        Geometry {
-            all,
-            edges: [(top, bottom), (left, right)],
-            adjacent,
-        }
+        Geometry { all, edges: [(top, bottom), (left, right)], adjacent }
     }
 
     /// Every cell next to a cell of `set`.
@@ -249,9 +216,7 @@ fn bridge_chain_carrier(
     while rest != 0 {
         let group = geometry.flood(rest & rest.wrapping_neg(), own);
         rest &= !group;
-        scratch
-            .groups
-            .push((group, geometry.neighbours_of(group) & empty));
+        scratch.groups.push((group, geometry.neighbours_of(group) & empty));
     }
     // 2. Breadth-first search from the first edge, one level per link with a carrier.
     let mut reached = 0u128;
@@ -401,17 +366,11 @@ impl<'a> Solver<'a> {
             let cell = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let bit = 1u128 << cell;
-            if let Some(carrier) =
-                bridge_chain_carrier(geometry, scratch, opponent, theirs | bit, empty & !bit)
-            {
+            if let Some(carrier) = bridge_chain_carrier(geometry, scratch, opponent, theirs | bit, empty & !bit) {
                 region &= carrier | bit;
             }
         }
-        if region == 0 {
-            Evaluation::Loss
-        } else {
-            Evaluation::MustPlay(region)
-        }
+        if region == 0 { Evaluation::Loss } else { Evaluation::MustPlay(region) }
     }
 
     /// The table entry for `state`, evaluating and storing it when new.
@@ -421,24 +380,9 @@ impl<'a> Solver<'a> {
         }
         self.nodes += 1;
         let entry = match self.evaluate(state) {
-            Evaluation::Win(cell) => Entry {
-                proof: 0,
-                disproof: INFINITY,
-                moves: 0,
-                winning_cell: cell as u8,
-            },
-            Evaluation::Loss => Entry {
-                proof: INFINITY,
-                disproof: 0,
-                moves: 0,
-                winning_cell: 0,
-            },
-            Evaluation::MustPlay(moves) => Entry {
-                proof: 1,
-                disproof: moves.count_ones(),
-                moves,
-                winning_cell: 0,
-            },
+            Evaluation::Win(cell) => Entry { proof: 0, disproof: INFINITY, moves: 0, winning_cell: cell as u8 },
+            Evaluation::Loss => Entry { proof: INFINITY, disproof: 0, moves: 0, winning_cell: 0 },
+            Evaluation::MustPlay(moves) => Entry { proof: 1, disproof: moves.count_ones(), moves, winning_cell: 0 },
         };
         if self.table.len() >= TABLE_LIMIT {
             self.table.retain(|_, e| e.proof == 0 || e.disproof == 0);
@@ -481,11 +425,7 @@ impl<'a> Solver<'a> {
             while moves != 0 {
                 let cell = moves.trailing_zeros() as usize;
                 moves &= moves - 1;
-                if self
-                    .table
-                    .get(&root.play(cell))
-                    .is_some_and(|e| e.disproof == 0)
-                {
+                if self.table.get(&root.play(cell)).is_some_and(|e| e.disproof == 0) {
                     found = Some(cell);
                     break;
                 }
@@ -503,8 +443,7 @@ impl<'a> Solver<'a> {
     fn search(&mut self, state: &State, proof_limit: u32, disproof_limit: u32) {
         // 1. The node's must-play region (its children).
         let entry = self.entry(state);
-        let mut children: Vec<(State, usize)> =
-            Vec::with_capacity(entry.moves.count_ones() as usize);
+        let mut children: Vec<(State, usize)> = Vec::with_capacity(entry.moves.count_ones() as usize);
         let mut moves = entry.moves;
         while moves != 0 {
             let cell = moves.trailing_zeros() as usize;
@@ -544,21 +483,12 @@ impl<'a> Solver<'a> {
             }
             // 4. Descend into the most proving child with thresholds that return control as
             //    soon as another child becomes better (1 + ε trick on the sibling bound).
-            let child_disproof_limit = proof_limit.min(
-                second_disproof
-                    .saturating_add(second_disproof / 4)
-                    .saturating_add(1),
-            );
-            let child_proof_limit = disproof_limit
-                .saturating_sub(disproof)
-                .saturating_add(best_proof)
-                .min(INFINITY - 1);
+            let child_disproof_limit =
+                proof_limit.min(second_disproof.saturating_add(second_disproof / 4).saturating_add(1));
+            let child_proof_limit =
+                disproof_limit.saturating_sub(disproof).saturating_add(best_proof).min(INFINITY - 1);
             let child = children[best].0;
-            self.search(
-                &child,
-                child_proof_limit,
-                child_disproof_limit.min(INFINITY - 1),
-            );
+            self.search(&child, child_proof_limit, child_disproof_limit.min(INFINITY - 1));
         }
     }
 }
@@ -584,11 +514,7 @@ pub struct FirstMoveCheck {
 /// header line allowed; see `../shared/data/hex/README.md`) whose board is in `boards` (e.g.
 /// `["6x6"]`): Black plays the cell, then the position is solved with White to move. Malformed
 /// lines are reported in [`FirstMoveCheck::error`], never a panic.
-pub fn check_first_move_outcomes(
-    csv_text: &str,
-    boards: &[&str],
-    options: &SolveOptions,
-) -> Vec<FirstMoveCheck> {
+pub fn check_first_move_outcomes(csv_text: &str, boards: &[&str], options: &SolveOptions) -> Vec<FirstMoveCheck> {
     let mut checks = Vec::new();
     for (number, raw) in csv_text.lines().enumerate() {
         let line = raw.trim();
@@ -650,9 +576,7 @@ fn first_move_position(board: &str, cell: &str) -> Result<Hex, String> {
     let mut config = crate::games::hex::HexConfig::default();
     config.set_size(width, height).map_err(|e| e.to_string())?;
     let mut position = Hex::new(&config);
-    let mv = position
-        .parse_move(cell)
-        .map_err(|e| format!("{cell:?}: {e}"))?;
+    let mv = position.parse_move(cell).map_err(|e| format!("{cell:?}: {e}"))?;
     position.play(mv).map_err(|e| format!("{cell:?}: {e}"))?;
     Ok(position)
 }
@@ -708,11 +632,7 @@ mod tests {
         let result = solve(position, &SolveOptions::default());
         match result.value {
             SolveValue::Win(mv) => {
-                assert!(
-                    expected,
-                    "solver says win, minimax loss:\n{}",
-                    position.board_text()
-                );
+                assert!(expected, "solver says win, minimax loss:\n{}", position.board_text());
                 let mut child = position.clone();
                 child.play(mv).unwrap();
                 assert!(
@@ -723,11 +643,7 @@ mod tests {
                 );
             }
             SolveValue::Loss => {
-                assert!(
-                    !expected,
-                    "solver says loss, minimax win:\n{}",
-                    position.board_text()
-                )
+                assert!(!expected, "solver says loss, minimax win:\n{}", position.board_text())
             }
             SolveValue::Unknown => panic!("unsolved"),
         }
@@ -780,11 +696,7 @@ mod tests {
         assert_eq!(checks.len(), 36);
         for check in checks {
             assert_eq!(check.error, None);
-            assert_eq!(
-                check.found, check.expected,
-                "line {} {}",
-                check.line, check.label
-            );
+            assert_eq!(check.found, check.expected, "line {} {}", check.line, check.label);
         }
     }
 
@@ -794,14 +706,8 @@ mod tests {
         let checks = check_first_move_outcomes(text, &["3x3", "AxB"], &SolveOptions::default());
         assert_eq!(checks.len(), 5);
         // b2 wins 3x3 for Black, so White to move loses: the file's "white" is contradicted.
-        assert_eq!(
-            (checks[0].expected, checks[0].found),
-            (Some(Color::White), Some(Color::Black))
-        );
-        assert!(
-            checks[1..].iter().all(|check| check.error.is_some()),
-            "{checks:?}"
-        );
+        assert_eq!((checks[0].expected, checks[0].found), (Some(Color::White), Some(Color::Black)));
+        assert!(checks[1..].iter().all(|check| check.error.is_some()), "{checks:?}");
     }
 
     #[test]
@@ -815,10 +721,7 @@ mod tests {
         // moving second (a classical result): Black joins 3 rows on 4x3 when White starts.
         let mut position = Hex::new(&HexConfig::with_size(4, 3).unwrap());
         position.give_turn_to(Color::White).unwrap();
-        assert_eq!(
-            solve(&position, &SolveOptions::default()).value,
-            SolveValue::Loss
-        );
+        assert_eq!(solve(&position, &SolveOptions::default()).value, SolveValue::Loss);
     }
 
     #[test]
@@ -835,28 +738,13 @@ mod tests {
     #[test]
     fn node_limit_and_stop_flag_end_the_search() {
         let position = Hex::new(&HexConfig::with_size(7, 7).unwrap());
-        let limited = solve(
-            &position,
-            &SolveOptions {
-                node_limit: 100,
-                stop: None,
-            },
-        );
+        let limited = solve(&position, &SolveOptions { node_limit: 100, stop: None });
         assert_eq!(limited.value, SolveValue::Unknown);
         let stop = AtomicBool::new(true);
-        let stopped = solve(
-            &position,
-            &SolveOptions {
-                node_limit: u64::MAX,
-                stop: Some(&stop),
-            },
-        );
+        let stopped = solve(&position, &SolveOptions { node_limit: u64::MAX, stop: Some(&stop) });
         assert_eq!(stopped.value, SolveValue::Unknown);
         let big = Hex::new(&HexConfig::with_size(12, 11).unwrap());
-        assert_eq!(
-            solve(&big, &SolveOptions::default()).value,
-            SolveValue::Unknown
-        );
+        assert_eq!(solve(&big, &SolveOptions::default()).value, SolveValue::Unknown);
     }
 }
 #[cfg(test)]
@@ -872,30 +760,14 @@ mod timing {
             let position = Hex::new(&HexConfig::with_size(size, size).unwrap());
             let start = std::time::Instant::now();
             let result = solve(&position, &SolveOptions::default());
-            println!(
-                "{size}x{size}: {:?} {} nodes {:.3} s",
-                result.value,
-                result.nodes,
-                start.elapsed().as_secs_f64()
-            );
+            println!("{size}x{size}: {:?} {} nodes {:.3} s", result.value, result.nodes, start.elapsed().as_secs_f64());
         }
         for cell in ["a1", "f1", "c3", "b2"] {
             let mut position = Hex::new(&HexConfig::with_size(6, 6).unwrap());
             position.play(position.parse_move(cell).unwrap()).unwrap();
             let start = std::time::Instant::now();
-            let result = solve(
-                &position,
-                &SolveOptions {
-                    node_limit: 2_000_000,
-                    stop: None,
-                },
-            );
-            println!(
-                "6x6 {cell}: {:?} {} nodes {:.3} s",
-                result.value,
-                result.nodes,
-                start.elapsed().as_secs_f64()
-            );
+            let result = solve(&position, &SolveOptions { node_limit: 2_000_000, stop: None });
+            println!("6x6 {cell}: {:?} {} nodes {:.3} s", result.value, result.nodes, start.elapsed().as_secs_f64());
         }
     }
 }

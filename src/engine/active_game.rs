@@ -1,0 +1,355 @@
+//! The game being played, behind one object-safe trait: the session picks a game at run time
+//! through [`ActiveGame`]; everything below it ([`GameState`], the rules, the search) is
+//! monomorphized.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::GtpError;
+use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft};
+use crate::search::tree::Proof;
+use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
+
+/// Called with the root moves while a search runs (live analysis).
+pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
+
+/// What a search is asked to do (`'p` is the progress callback's own lifetime).
+pub struct SearchRequest<'a, 'p> {
+    pub limits: Limits,
+    pub seed: u64,
+    /// Set from outside (GoGui's `# interrupt`, a new input line) to end the search early.
+    pub stop: &'a AtomicBool,
+    /// Live analysis: called about every interval with the root moves.
+    pub progress: Option<(Duration, ProgressCallback<'p>)>,
+}
+
+/// One root move as analysis shows it: values from the view of the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisMove {
+    pub mv: String,
+    pub visits: u32,
+    /// Mean result for the side to move after this move, in [0, 1]; exact for proven moves.
+    pub winrate: f64,
+    /// The prior the search gave the move, in [0, 1] (uniform until games supply priors).
+    pub prior: f64,
+    /// A lower confidence bound of the win rate, in [0, 1].
+    pub lcb: f64,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<String>,
+}
+
+/// A one-line summary of a finished search, for the log on stderr.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSummary {
+    pub mv: String,
+    pub playouts: u64,
+    pub reused_visits: u64,
+    pub elapsed: Duration,
+    /// Win rate of the side that moved, in [0, 1].
+    pub value: f64,
+    pub proof: RootProof,
+    pub pv: Vec<String>,
+}
+
+/// What `genmove` answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenMove {
+    /// A move (already played unless it was `reg_genmove`), with the search that chose it.
+    Move(String, Option<SearchSummary>),
+    /// The side has lost a finished game.
+    Resign,
+    /// A finished, drawn game or a game won by this side: nothing to play.
+    Pass,
+}
+
+/// The session's view of the current game: rules, history and search tree together.
+pub trait ActiveGame: Send {
+    /// The game's registry name.
+    fn name(&self) -> &'static str;
+    /// Board width and height.
+    fn size(&self) -> (usize, usize);
+    /// Sets the board size and clears the board and the tree.
+    fn set_size(&mut self, width: usize, height: usize) -> Result<(), GtpError>;
+    /// The variant parameters for `param_game`.
+    fn params(&self) -> Vec<Param>;
+    /// Sets a variant parameter; a change clears the board and the tree.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), GtpError>;
+    /// Back to the start position with no history; the tree is kept (it is matched by position).
+    fn clear_board(&mut self);
+    /// Plays a move for `color`, handing it the turn first when needed.
+    fn play(&mut self, color: Color, text: &str) -> Result<(), GtpError>;
+    /// Takes back the last move.
+    fn undo(&mut self) -> Result<(), GtpError>;
+    /// Replaces the game by a set-up position with no history.
+    fn set_position(&mut self, stones: &[(Color, String)]) -> Result<(), GtpError>;
+    /// Searches a move for `color`; plays it when `commit`.
+    fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError>;
+    /// Searches the position for `color` without playing (analysis, pondering) and returns the
+    /// root moves, best first; empty when the game is over. Blocks for the search.
+    fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError>;
+    /// The root moves of the kept tree when it stands for the current position, else empty.
+    fn last_analysis(&self) -> Vec<AnalysisMove>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// An estimate of the moves the side to move still has to make, for time budgets.
+    fn moves_left_estimate(&self) -> usize;
+    /// The `showboard` diagram.
+    fn board_text(&self) -> String;
+    /// The `final_score` text of a finished game.
+    fn final_score(&self) -> Result<String, GtpError>;
+    /// Positions exactly `depth` moves ahead.
+    fn perft(&self, depth: u32) -> u64;
+    /// New search settings (a new memory cap drops the tree).
+    fn set_search_params(&mut self, params: &SearchParams);
+    /// Size and reuse figures of the kept tree.
+    fn tree_stats(&self) -> TreeStats;
+    /// The side to move.
+    fn to_move(&self) -> Color;
+    /// Moves played since the start or set-up position.
+    fn moves_played(&self) -> usize;
+}
+
+/// One game's state: its variant settings, the positions so far (the last is the current one),
+/// and the kept search tree.
+pub struct GameState<G: Game> {
+    name: &'static str,
+    config: G::Config,
+    history: Vec<G>,
+    search: Search<G>,
+}
+
+impl<G: Game> GameState<G> {
+    pub fn new(name: &'static str, config: G::Config, params: &SearchParams) -> GameState<G> {
+        let start = G::new(&config);
+        GameState { name, config, history: vec![start], search: Search::new(params.clone()) }
+    }
+
+    fn current(&self) -> &G {
+        self.history.last().expect("the history always holds the start position")
+    }
+
+    /// Replaces the config after a rule change: new start position, fresh tree.
+    fn reset_with(&mut self, config: G::Config) {
+        self.history = vec![G::new(&config)];
+        self.config = config;
+        self.search.clear();
+    }
+
+    /// Reads a move text in the current position.
+    fn parse_move(&self, text: &str) -> Result<G::Move, GtpError> {
+        self.current().parse_move(text).map_err(|error| match error {
+            MoveError::Syntax if !text.eq_ignore_ascii_case("pass") => GtpError::Syntax,
+            _ => GtpError::IllegalMove,
+        })
+    }
+
+    /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
+    fn run_search(&mut self, position: &G, request: SearchRequest) -> SearchResult<G::Move> {
+        let SearchRequest { limits, seed, stop, progress } = request;
+        match progress {
+            None => self.search.run(position, limits, stop, seed, None),
+            Some((interval, callback)) => {
+                let mut report = |result: &SearchResult<G::Move>| callback(&analysis_moves(position, result));
+                self.search.run(position, limits, stop, seed, Some((interval, &mut report)))
+            }
+        }
+    }
+
+    fn summary(&self, position: &G, result: &SearchResult<G::Move>, mv: G::Move) -> SearchSummary {
+        let best = result.moves.iter().find(|stats| stats.mv == mv);
+        SearchSummary {
+            mv: position.format_move(mv),
+            playouts: result.playouts,
+            reused_visits: result.reused_visits,
+            elapsed: result.elapsed,
+            value: best.map_or(0.5, |stats| stats.value),
+            proof: result.root_proof,
+            pv: best.map(|stats| stats.pv.iter().map(|&m| position.format_move(m)).collect()).unwrap_or_default(),
+        }
+    }
+}
+
+fn config_error(error: ConfigError) -> GtpError {
+    match error {
+        ConfigError::UnacceptableSize => GtpError::UnacceptableSize,
+        ConfigError::UnknownParam => GtpError::UnknownParameter,
+        ConfigError::InvalidValue(why) => GtpError::InvalidValue(why),
+    }
+}
+
+fn play_error(_: PlayError) -> GtpError {
+    GtpError::IllegalMove
+}
+
+impl<G: Game> ActiveGame for GameState<G> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn size(&self) -> (usize, usize) {
+        self.config.size()
+    }
+
+    fn set_size(&mut self, width: usize, height: usize) -> Result<(), GtpError> {
+        let mut config = self.config.clone();
+        config.set_size(width, height).map_err(config_error)?;
+        self.reset_with(config);
+        Ok(())
+    }
+
+    fn params(&self) -> Vec<Param> {
+        self.config.params()
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), GtpError> {
+        let mut config = self.config.clone();
+        config.set_param(name, value).map_err(config_error)?;
+        self.reset_with(config);
+        Ok(())
+    }
+
+    fn clear_board(&mut self) {
+        self.history.truncate(1);
+        self.history[0] = G::new(&self.config);
+    }
+
+    fn play(&mut self, color: Color, text: &str) -> Result<(), GtpError> {
+        let mv = self.parse_move(text)?;
+        let mut next = self.current().clone();
+        next.play_as(color, mv).map_err(play_error)?;
+        self.history.push(next);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Result<(), GtpError> {
+        if self.history.len() <= 1 {
+            return Err(GtpError::CannotUndo);
+        }
+        self.history.pop();
+        Ok(())
+    }
+
+    fn set_position(&mut self, stones: &[(Color, String)]) -> Result<(), GtpError> {
+        let mut position = G::new(&self.config);
+        for (color, text) in stones {
+            let mv = position.parse_move(text).map_err(|error| match error {
+                MoveError::Syntax => GtpError::Syntax,
+                MoveError::OffBoard => GtpError::IllegalMove,
+            })?;
+            position.play_as(*color, mv).map_err(play_error)?;
+        }
+        // Black moves next unless Black has placed more stones (KataGo hands the turn to Black
+        // after set_position; with uneven stones the other side is the natural one).
+        let black = stones.iter().filter(|(color, _)| *color == Color::Black).count();
+        let next = if black > stones.len() - black { Color::White } else { Color::Black };
+        if position.outcome().is_none() {
+            position.give_turn_to(next).map_err(play_error)?;
+        }
+        self.history = vec![position];
+        Ok(())
+    }
+
+    fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError> {
+        let current = self.current();
+        if let Some(outcome) = current.outcome() {
+            return Ok(if outcome.reward_for(color) == 0.0 { GenMove::Resign } else { GenMove::Pass });
+        }
+        let mut position = current.clone();
+        position.give_turn_to(color).map_err(play_error)?;
+        let result = self.run_search(&position, request);
+        let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
+        let summary = self.summary(&position, &result, mv);
+        let text = position.format_move(mv);
+        if commit {
+            position.play(mv).map_err(play_error)?;
+            self.history.push(position);
+        }
+        Ok(GenMove::Move(text, Some(summary)))
+    }
+
+    fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError> {
+        if self.current().outcome().is_some() {
+            return Ok(Vec::new());
+        }
+        let mut position = self.current().clone();
+        position.give_turn_to(color).map_err(play_error)?;
+        let result = self.run_search(&position, request);
+        Ok(analysis_moves(&position, &result))
+    }
+
+    fn last_analysis(&self) -> Vec<AnalysisMove> {
+        let position = self.current();
+        self.search.kept_result(position).map(|result| analysis_moves(position, &result)).unwrap_or_default()
+    }
+
+    fn is_over(&self) -> bool {
+        self.current().outcome().is_some()
+    }
+
+    fn moves_left_estimate(&self) -> usize {
+        let mut moves = Vec::new();
+        self.current().legal_moves(&mut moves);
+        moves.len().div_ceil(2).max(1)
+    }
+
+    fn board_text(&self) -> String {
+        self.current().board_text()
+    }
+
+    fn final_score(&self) -> Result<String, GtpError> {
+        self.current().score_text().ok_or(GtpError::CannotScore)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self.current(), depth)
+    }
+
+    fn set_search_params(&mut self, params: &SearchParams) {
+        self.search.set_params(params.clone());
+    }
+
+    fn tree_stats(&self) -> TreeStats {
+        self.search.stats()
+    }
+
+    fn to_move(&self) -> Color {
+        self.current().to_move()
+    }
+
+    fn moves_played(&self) -> usize {
+        self.history.len() - 1
+    }
+}
+
+/// The root moves of a search result as analysis shows them, best first, moves without visits
+/// left out (at least one move is always there once a playout ran).
+fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<AnalysisMove> {
+    let prior = 1.0 / result.moves.len().max(1) as f64;
+    result
+        .moves
+        .iter()
+        .filter(|stats| stats.visits > 0 || stats.proof != Proof::Unknown)
+        .map(|stats| {
+            let winrate = match stats.proof {
+                Proof::MoverWins => 1.0,
+                Proof::MoverLoses => 0.0,
+                Proof::Draw => 0.5,
+                Proof::Unknown => stats.value,
+            };
+            let lcb = if stats.proof == Proof::Unknown {
+                let spread = (winrate * (1.0 - winrate) / stats.visits.max(1) as f64).sqrt();
+                (winrate - 1.96 * spread).clamp(0.0, 1.0)
+            } else {
+                winrate
+            };
+            AnalysisMove {
+                mv: position.format_move(stats.mv),
+                visits: stats.visits,
+                winrate,
+                prior,
+                lcb,
+                pv: stats.pv.iter().map(|&mv| position.format_move(mv)).collect(),
+            }
+        })
+        .collect()
+}

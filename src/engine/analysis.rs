@@ -1,0 +1,133 @@
+//! Live analysis (`lz-analyze`, `kata-analyze` and their `genmove_analyze` forms), the GoGui and
+//! HexGui analyze-command lists, and the views of the last search (`ponder-pv`,
+//! `ponder-move_values`).
+
+use super::active_game::{AnalysisMove, SearchRequest};
+use super::{GtpError, Session};
+use crate::protocol::command::{AnalysisFormat, AnalyzeCommandsFor, AnalyzeRequest};
+use crate::search::Limits;
+
+/// The `gogui-analyze_commands` / `hexgui-analyze_commands` reply: `type/label/command` lines.
+pub(super) fn analyze_commands(gui: AnalyzeCommandsFor) -> String {
+    let entries = [
+        "param/Game Parameters/param_game",
+        "param/Search Parameters/param_search",
+        "var/Principal Variation/ponder-pv",
+        "gfx/Move Values/ponder-move_values",
+        "string/Search Statistics/ponder-stats",
+    ];
+    // Both GUIs read the same format; HexGui shows the same entries under its Analyze menu.
+    let _ = gui;
+    entries.join("\n")
+}
+
+/// One info line in Leela Zero's or KataGo's format: every reported move, best first.
+pub fn format_info_line(format: AnalysisFormat, moves: &[AnalysisMove], max_moves: Option<usize>) -> String {
+    let count = max_moves.unwrap_or(usize::MAX).min(moves.len()).max(1).min(moves.len());
+    moves[..count]
+        .iter()
+        .enumerate()
+        .map(|(order, analysis)| {
+            let pv = analysis.pv.join(" ");
+            match format {
+                AnalysisFormat::Lz => format!(
+                    "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {pv}",
+                    analysis.mv,
+                    analysis.visits,
+                    per_ten_thousand(analysis.winrate),
+                    per_ten_thousand(analysis.prior),
+                    per_ten_thousand(analysis.lcb),
+                ),
+                AnalysisFormat::Kata => format!(
+                    "info move {} visits {} utility {:.6} winrate {:.6} prior {:.6} lcb {:.6} order {order} pv {pv}",
+                    analysis.mv,
+                    analysis.visits,
+                    2.0 * analysis.winrate - 1.0,
+                    analysis.winrate,
+                    analysis.prior,
+                    analysis.lcb,
+                ),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn per_ten_thousand(value: f64) -> u32 {
+    (value.clamp(0.0, 1.0) * 10_000.0).round() as u32
+}
+
+impl Session {
+    /// `lz-analyze` / `kata-analyze`: searches the position for the requested side until the
+    /// next input line (or until the position is solved), handing an info line to `emit` about
+    /// every interval and once more at the end, so a running game always gets one. Lines only
+    /// come while this call runs, so none can belong to another position. Blocks.
+    ///
+    /// # Errors
+    /// `illegal move` when the requested side cannot be handed the turn; nothing was emitted.
+    pub fn run_analysis(&mut self, request: &AnalyzeRequest, emit: &mut dyn FnMut(&str)) -> Result<(), GtpError> {
+        let color = request.color.unwrap_or_else(|| self.game.to_move());
+        let mut report = |moves: &[AnalysisMove]| {
+            if !moves.is_empty() {
+                emit(&format_info_line(request.format, moves, request.max_moves));
+            }
+        };
+        self.signals.begin_search(true, true);
+        let search = SearchRequest {
+            limits: Limits::default(),
+            seed: self.settings.next_search_seed(),
+            stop: self.signals.stop_flag(),
+            progress: Some((request.interval, &mut report)),
+        };
+        let result = self.game.analyze(color, search);
+        self.signals.end_search();
+        result.map(drop)
+    }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze`: a `genmove` (within the move limits, not
+    /// ended by input) that emits info lines as it searches; returns the final `play MOVE` line.
+    ///
+    /// # Errors
+    /// As `genmove`.
+    pub fn run_genmove_analysis(
+        &mut self,
+        request: &AnalyzeRequest,
+        emit: &mut dyn FnMut(&str),
+    ) -> Result<String, GtpError> {
+        let color = request.color.unwrap_or_else(|| self.game.to_move());
+        let mut report = |moves: &[AnalysisMove]| {
+            if !moves.is_empty() {
+                emit(&format_info_line(request.format, moves, request.max_moves));
+            }
+        };
+        let answer = self.genmove_with(color, true, Some((request.interval, &mut report)))?;
+        Ok(format!("play {answer}"))
+    }
+
+    /// `ponder-pv`: the principal variation of the kept tree for the current position, as GoGui's
+    /// `var` type wants it (`b A1 w B2 …`); empty when there is none.
+    pub(super) fn principal_variation(&self) -> String {
+        let moves = self.game.last_analysis();
+        let Some(best) = moves.first() else {
+            return String::new();
+        };
+        let mut color = self.game.to_move();
+        let mut parts = Vec::new();
+        for mv in &best.pv {
+            parts.push(format!("{} {mv}", color.letter().to_ascii_lowercase()));
+            color = color.opponent();
+        }
+        parts.join(" ")
+    }
+
+    /// `ponder-move_values`: each searched move's win rate in percent as a GoGui `gfx` label.
+    pub(super) fn move_values(&self) -> String {
+        let labels: Vec<String> = self
+            .game
+            .last_analysis()
+            .iter()
+            .map(|analysis| format!("LABEL {} {}", analysis.mv, (analysis.winrate * 100.0).round()))
+            .collect();
+        labels.join("\n")
+    }
+}

@@ -1,0 +1,69 @@
+//! Handlers that choose the game and set up the board: `set_game`, `boardsize`, `clear_board`,
+//! `param_game`, `set_position`.
+
+use super::{GtpError, Session, find_game};
+use crate::games::{Color, Param, ParamKind};
+use crate::protocol::command::ParamRequest;
+
+/// Formats parameters as GoGui's parameter dialog reads them: `[bool] name 0` or
+/// `[string] name value`, one a line.
+pub(super) fn format_params(params: &[Param]) -> String {
+    params
+        .iter()
+        .map(|param| {
+            let kind = match param.kind {
+                ParamKind::Bool => "bool",
+                ParamKind::Int | ParamKind::String => "string",
+            };
+            format!("[{kind}] {} {}", param.name, param.value)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Session {
+    /// `set_game NAME`: switches game with a fresh board and tree; the same game is a no-op
+    /// apart from clearing the board.
+    pub(super) fn set_game(&mut self, name: &str) -> Result<String, GtpError> {
+        let entry = find_game(name).ok_or(GtpError::UnknownGame)?;
+        if entry.name == self.game.name() {
+            self.game.clear_board();
+        } else {
+            self.game = (entry.create)(&self.settings.params);
+        }
+        Ok(String::new())
+    }
+
+    /// `boardsize N` / `boardsize W H` / `rectangular_boardsize W H`.
+    pub(super) fn set_board_size(&mut self, width: usize, height: usize) -> Result<String, GtpError> {
+        self.game.set_size(width, height)?;
+        Ok(String::new())
+    }
+
+    pub(super) fn clear_board(&mut self) -> Result<String, GtpError> {
+        self.game.clear_board();
+        Ok(String::new())
+    }
+
+    /// `param_game`: lists, reads or sets a variant parameter. Setting one starts a new game.
+    pub(super) fn param_game(&mut self, request: ParamRequest) -> Result<String, GtpError> {
+        match request {
+            ParamRequest::List => Ok(format_params(&self.game.params())),
+            ParamRequest::Get(name) => {
+                let params = self.game.params();
+                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
+                Ok(param.value.clone())
+            }
+            ParamRequest::Set(name, value) => {
+                self.game.set_param(&name, &value)?;
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// `set_position COLOR VERTEX ...` (KataGo): an empty board with these stones, no history.
+    pub(super) fn set_position(&mut self, stones: &[(Color, String)]) -> Result<String, GtpError> {
+        self.game.set_position(stones)?;
+        Ok(String::new())
+    }
+}

@@ -1,0 +1,217 @@
+//! The engine session: the current game with its history and search tree, the search settings,
+//! and one handler per command group. It turns a typed [`Command`] into a reply text and never
+//! touches stdin or stdout.
+
+mod active_game;
+mod analysis;
+pub mod clock;
+mod game_setup;
+mod games;
+mod moves;
+mod search_settings;
+mod signals;
+
+pub use active_game::{ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary};
+pub use games::{GAMES, GameEntry, find_game};
+pub use search_settings::SearchSettings;
+pub use signals::InputSignals;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::protocol::command::{COMMANDS, Command, CommandError};
+
+/// A failed command, displayed as the exact GTP error text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GtpError {
+    UnknownCommand,
+    Syntax,
+    UnacceptableSize,
+    IllegalMove,
+    CannotUndo,
+    CannotScore,
+    UnknownGame,
+    UnknownParameter,
+    InvalidValue(String),
+}
+
+impl fmt::Display for GtpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GtpError::UnknownCommand => f.write_str("unknown command"),
+            GtpError::Syntax => f.write_str("syntax error"),
+            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
+            GtpError::IllegalMove => f.write_str("illegal move"),
+            GtpError::CannotUndo => f.write_str("cannot undo"),
+            GtpError::CannotScore => f.write_str("cannot score"),
+            GtpError::UnknownGame => f.write_str("unknown game"),
+            GtpError::UnknownParameter => f.write_str("unknown parameter"),
+            GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for GtpError {}
+
+impl From<CommandError> for GtpError {
+    fn from(error: CommandError) -> GtpError {
+        match error {
+            CommandError::Unknown => GtpError::UnknownCommand,
+            CommandError::Syntax => GtpError::Syntax,
+            CommandError::UnacceptableSize => GtpError::UnacceptableSize,
+        }
+    }
+}
+
+/// Everything one engine process remembers between commands.
+pub struct Session {
+    game: Box<dyn ActiveGame>,
+    settings: SearchSettings,
+    clocks: clock::Clocks,
+    /// The colour of our last `genmove`: pondering runs while the other side is to move.
+    engine_color: Option<crate::games::Color>,
+    komi: f64,
+    quit: bool,
+    /// Raised by the input reader to end a running search early.
+    signals: Arc<InputSignals>,
+}
+
+impl Session {
+    /// A session playing `game` (a registry name), with default settings.
+    ///
+    /// # Errors
+    /// [`GtpError::UnknownGame`] when no game has that name.
+    pub fn new(game: &str) -> Result<Session, GtpError> {
+        let settings = SearchSettings::default();
+        let entry = find_game(game).ok_or(GtpError::UnknownGame)?;
+        Ok(Session {
+            game: (entry.create)(&settings.params),
+            settings,
+            clocks: clock::Clocks::default(),
+            engine_color: None,
+            komi: 0.0,
+            quit: false,
+            signals: Arc::new(InputSignals::default()),
+        })
+    }
+
+    /// The signals an input reader raises to end a running search.
+    pub fn input_signals(&self) -> Arc<InputSignals> {
+        Arc::clone(&self.signals)
+    }
+
+    /// Whether `quit` was received.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &dyn ActiveGame {
+        self.game.as_ref()
+    }
+
+    /// The search settings.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Runs one command and returns its reply text. Blocks while a search runs.
+    ///
+    /// # Errors
+    /// The command's [`GtpError`]; the session state is then unchanged.
+    pub fn execute(&mut self, command: Command) -> Result<String, GtpError> {
+        match command {
+            Command::ProtocolVersion => Ok("2".to_string()),
+            Command::Name => Ok("ponder".to_string()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            Command::KnownCommand(name) => Ok(self.knows(&name).to_string()),
+            Command::ListCommands => Ok(self.command_names().join("\n")),
+            Command::Quit => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            Command::BoardSize { width, height } => self.set_board_size(width, height),
+            Command::ClearBoard => self.clear_board(),
+            Command::Komi(komi) => {
+                self.komi = komi;
+                Ok(String::new())
+            }
+            Command::ListGames => Ok(games::list_games()),
+            Command::SetGame(name) => self.set_game(&name),
+            Command::ParamGame(request) => self.param_game(request),
+            Command::SetPosition(stones) => self.set_position(&stones),
+            Command::Play { color, mv } => self.play(color, &mv),
+            Command::GenMove(color) => self.genmove(color, true),
+            Command::RegGenMove(color) => self.genmove(color, false),
+            Command::Undo => self.undo(),
+            Command::ShowBoard => Ok(format!("\n{}", self.game.board_text())),
+            Command::FinalScore => self.game.final_score(),
+            Command::Perft(depth) => Ok(self.game.perft(depth).to_string()),
+            Command::ParamSearch(request) => self.param_search(request),
+            Command::Stats => Ok(self.stats()),
+            Command::TimeSettings(control) => {
+                self.clocks = clock::Clocks::new(control);
+                Ok(String::new())
+            }
+            Command::TimeLeft { color, seconds, stones } => {
+                self.clocks.set_time_left(color, seconds, stones);
+                Ok(String::new())
+            }
+            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui)),
+            Command::PrincipalVariation => Ok(self.principal_variation()),
+            Command::MoveValues => Ok(self.move_values()),
+            Command::NoOp => Ok(String::new()),
+            // The GTP front end streams these line by line through `run_analysis` and
+            // `run_genmove_analysis`; here the lines are collected into one reply.
+            Command::Analyze(request) => {
+                let mut lines = Vec::new();
+                self.run_analysis(&request, &mut |line: &str| lines.push(line.to_string()))?;
+                Ok(lines.join("\n"))
+            }
+            Command::GenMoveAnalyze(request) => {
+                let mut lines = Vec::new();
+                let last = self.run_genmove_analysis(&request, &mut |line: &str| lines.push(line.to_string()))?;
+                lines.push(last);
+                Ok(lines.join("\n"))
+            }
+        }
+    }
+
+    /// Names of the commands available now, in registry order.
+    fn command_names(&self) -> Vec<&'static str> {
+        COMMANDS.iter().map(|spec| spec.name).collect()
+    }
+
+    fn knows(&self, name: &str) -> bool {
+        self.command_names().contains(&name)
+    }
+
+    /// Pondering: searches the current position while the opponent thinks, until the next
+    /// input line or the ponder limits. Does nothing unless pondering is on, the game runs and
+    /// it is the other side's turn after our `genmove`. Blocks while it searches; call it when
+    /// the reply to the last command has been written.
+    pub fn ponder_while_idle(&mut self) {
+        let wanted = self.settings.ponder
+            && !self.game.is_over()
+            && self.engine_color.is_some_and(|ours| ours != self.game.to_move());
+        if !wanted {
+            return;
+        }
+        let limits = self.settings.ponder_limits();
+        self.signals.begin_search(true, true);
+        let request = SearchRequest {
+            limits,
+            seed: self.settings.next_search_seed(),
+            stop: self.signals.stop_flag(),
+            progress: None,
+        };
+        let to_move = self.game.to_move();
+        let _ = self.game.analyze(to_move, request);
+        self.signals.end_search();
+    }
+
+    /// The komi last set (kept for GUIs; none of our games uses it).
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+}

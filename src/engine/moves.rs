@@ -1,0 +1,87 @@
+//! Handlers that change or read the game's moves: `play`, `genmove`, `reg_genmove`, `undo`.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::active_game::{GenMove, ProgressCallback, SearchRequest, SearchSummary};
+use super::{GtpError, Session};
+use crate::games::Color;
+use crate::search::RootProof;
+
+impl fmt::Display for GenMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenMove::Move(mv, _) => f.write_str(mv),
+            GenMove::Resign => f.write_str("resign"),
+            GenMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl Session {
+    pub(super) fn play(&mut self, color: Color, mv: &str) -> Result<String, GtpError> {
+        self.game.play(color, mv)?;
+        Ok(String::new())
+    }
+
+    pub(super) fn undo(&mut self) -> Result<String, GtpError> {
+        self.game.undo()?;
+        Ok(String::new())
+    }
+
+    /// `genmove` (plays the move) and `reg_genmove` (does not).
+    pub(super) fn genmove(&mut self, color: Color, commit: bool) -> Result<String, GtpError> {
+        self.genmove_with(color, commit, None).map(|answer| answer.to_string())
+    }
+
+    /// Searches and answers a move for `color`. A finished game answers `resign` for its loser
+    /// and `pass` otherwise. The budget is the tighter of the search limits and the clock; the
+    /// time used is charged to our own clock (controllers that send `time_left` correct it).
+    /// An interrupt that arrived for an earlier command is discarded; a search without any
+    /// limit ends at the end of input. Blocks for the search.
+    pub(super) fn genmove_with(
+        &mut self,
+        color: Color,
+        commit: bool,
+        progress: Option<(Duration, ProgressCallback)>,
+    ) -> Result<GenMove, GtpError> {
+        let started = Instant::now();
+        let budget = self.clocks.budget(color, self.game.moves_left_estimate());
+        let limits = self.settings.limits(budget);
+        let unlimited = limits.max_visits.is_none() && limits.max_time.is_none();
+        self.signals.begin_search(unlimited, false);
+        let request =
+            SearchRequest { limits, seed: self.settings.next_search_seed(), stop: self.signals.stop_flag(), progress };
+        let answer = self.game.genmove(color, request, commit);
+        self.signals.end_search();
+        let answer = answer?;
+        if let GenMove::Move(_, Some(summary)) = &answer {
+            log_summary(color, summary);
+        }
+        if commit {
+            self.clocks.charge(color, started.elapsed().as_secs_f64());
+            self.engine_color = Some(color);
+        }
+        Ok(answer)
+    }
+}
+
+/// The one-line search summary on stderr.
+fn log_summary(color: Color, summary: &SearchSummary) {
+    let seconds = summary.elapsed.as_secs_f64();
+    let proof = match summary.proof {
+        RootProof::Unknown => "",
+        RootProof::Win => " (proven win)",
+        RootProof::Loss => " (proven loss)",
+        RootProof::Draw => " (proven draw)",
+    };
+    log::info!(
+        "{color} {}: {} playouts ({} reused) in {seconds:.2}s, {:.0} playouts/s, win rate {:.1}%{proof}, pv {}",
+        summary.mv,
+        summary.playouts,
+        summary.reused_visits,
+        summary.playouts as f64 / seconds.max(1e-9),
+        summary.value * 100.0,
+        summary.pv.join(" ")
+    );
+}

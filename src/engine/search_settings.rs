@@ -1,0 +1,176 @@
+//! Search settings (`param_search`) and the `ponder-stats` report.
+
+use std::time::Duration;
+
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+
+use super::game_setup::format_params;
+use super::{GtpError, Session};
+use crate::games::{Param, parse_int_param};
+use crate::protocol::command::ParamRequest;
+use crate::search::{Limits, SearchParams};
+
+/// The search limits and parameters a user controls, plus the seed source.
+pub struct SearchSettings {
+    pub params: SearchParams,
+    /// Playouts per move; 0 means no limit.
+    pub max_visits: u64,
+    /// Seconds per move; 0 means no limit.
+    pub max_time: f64,
+    /// The seed last set, or the random one chosen at start.
+    pub seed: u64,
+    seeds: SmallRng,
+    /// Search on the opponent's time after our move.
+    pub ponder: bool,
+    /// Playouts per ponder; 0 means until the next input line.
+    pub ponder_max_visits: u64,
+    /// Seconds per ponder; 0 means until the next input line.
+    pub ponder_max_time: f64,
+    /// Playing strength from 1 (a few dozen playouts a move) to 10 (no cap).
+    pub level: u32,
+}
+
+/// Playouts per move at `level` 1 to 9 (10 has no cap): doubling from 32.
+fn level_visits(level: u32) -> Option<u64> {
+    (level < 10).then(|| 32u64 << (level.saturating_sub(1)))
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        let seed = rand::rng().next_u64();
+        SearchSettings {
+            params: SearchParams::default(),
+            max_visits: 0,
+            max_time: 5.0,
+            seed,
+            seeds: SmallRng::seed_from_u64(seed),
+            ponder: false,
+            ponder_max_visits: 0,
+            ponder_max_time: 0.0,
+            level: 10,
+        }
+    }
+}
+
+impl SearchSettings {
+    /// Restarts the seed sequence: the same seed and the same commands give the same moves.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.seeds = SmallRng::seed_from_u64(seed);
+    }
+
+    /// The seed of the next search.
+    pub fn next_search_seed(&mut self) -> u64 {
+        self.seeds.next_u64()
+    }
+
+    /// The limits of one `genmove`: the tighter of `max_visits` and the level's cap, the tighter
+    /// of `max_time` and the clock's `budget`.
+    pub fn limits(&self, budget: Option<Duration>) -> Limits {
+        let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
+        let time = [(self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time)), budget];
+        Limits {
+            max_visits: visits.into_iter().flatten().min(),
+            max_time: time.into_iter().flatten().min(),
+            stop_when_decided: true,
+        }
+    }
+
+    /// The limits of pondering; none means until the next input line.
+    pub fn ponder_limits(&self) -> Limits {
+        Limits {
+            max_visits: (self.ponder_max_visits > 0).then_some(self.ponder_max_visits),
+            max_time: (self.ponder_max_time > 0.0).then(|| Duration::from_secs_f64(self.ponder_max_time)),
+            stop_when_decided: false,
+        }
+    }
+
+    fn as_params(&self) -> Vec<Param> {
+        vec![
+            Param::int("max_visits", self.max_visits),
+            Param::string("max_time", format_seconds(self.max_time)),
+            Param::int("threads", self.params.threads),
+            Param::int("seed", self.seed),
+            Param::string("exploration", self.params.exploration.to_string()),
+            Param::int("max_memory_mb", self.params.max_memory_mb),
+            Param::bool("ponder", self.ponder),
+            Param::int("ponder_max_visits", self.ponder_max_visits),
+            Param::string("ponder_max_time", format_seconds(self.ponder_max_time)),
+            Param::int("level", self.level),
+        ]
+    }
+
+    /// Sets one parameter by name.
+    ///
+    /// # Errors
+    /// [`GtpError::UnknownParameter`] or [`GtpError::InvalidValue`]; nothing changes then.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), GtpError> {
+        let invalid = |error: crate::games::ConfigError| match error {
+            crate::games::ConfigError::InvalidValue(why) => GtpError::InvalidValue(why),
+            _ => GtpError::InvalidValue(String::new()),
+        };
+        match name {
+            "max_visits" => self.max_visits = parse_u64(value)?,
+            "max_time" => self.max_time = parse_seconds(value)?,
+            "threads" => self.params.threads = parse_int_param(value, 1..=256).map_err(invalid)?,
+            "seed" => self.set_seed(parse_u64(value)?),
+            "exploration" => {
+                self.params.exploration = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|c| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))?;
+            }
+            "max_memory_mb" => {
+                self.params.max_memory_mb = parse_int_param(value, 16..=1 << 20).map_err(invalid)?;
+            }
+            _ => return Err(GtpError::UnknownParameter),
+        }
+        Ok(())
+    }
+}
+
+fn parse_u64(value: &str) -> Result<u64, GtpError> {
+    value.parse::<u64>().map_err(|_| GtpError::InvalidValue("expected a non-negative integer".to_string()))
+}
+
+fn parse_seconds(value: &str) -> Result<f64, GtpError> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        .ok_or_else(|| GtpError::InvalidValue("expected seconds, 0 for no limit".to_string()))
+}
+
+fn format_seconds(seconds: f64) -> String {
+    format!("{seconds}")
+}
+
+impl Session {
+    /// `param_search`: lists, reads or sets a search parameter.
+    pub(super) fn param_search(&mut self, request: ParamRequest) -> Result<String, GtpError> {
+        match request {
+            ParamRequest::List => Ok(format_params(&self.settings.as_params())),
+            ParamRequest::Get(name) => {
+                let params = self.settings.as_params();
+                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
+                Ok(param.value.clone())
+            }
+            ParamRequest::Set(name, value) => {
+                self.settings.set(&name, &value)?;
+                self.game.set_search_params(&self.settings.params);
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// `ponder-stats`: the kept tree's size, reuse and memory, one `key value` a line.
+    pub(super) fn stats(&self) -> String {
+        let stats = self.game.tree_stats();
+        format!(
+            "nodes {}\nroot_visits {}\nreused_visits {}\nmemory_bytes {}\ncapacity_nodes {}",
+            stats.nodes, stats.root_visits, stats.reused_visits, stats.memory_bytes, stats.capacity_nodes
+        )
+    }
+}

@@ -1,0 +1,239 @@
+//! The GTP front end: a named reader thread turns input bytes into lines (and raises the
+//! interrupt flag on `# interrupt`), the calling thread runs each command on the session and
+//! writes its reply, strictly in order.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::mpsc;
+
+use super::command::{Command, parse_command};
+use super::line::{LineError, format_reply, is_interrupt, parse_command_line, preprocess};
+use crate::engine::{GtpError, InputSignals, Session};
+use std::sync::Arc;
+
+/// Lines longer than this are answered `? syntax error` without being kept in memory.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// What the reader thread hands to the control thread.
+enum Input {
+    Line(Vec<u8>),
+    TooLong,
+}
+
+/// Runs a GTP session until `quit` or the end of `input`. Blocks. Between commands, while no
+/// input is waiting, the session may ponder; the next line ends that at once.
+///
+/// # Errors
+/// Only a failed write to `output` (for example a closed pipe) ends the loop with an error.
+pub fn run(mut session: Session, input: impl Read + Send + 'static, mut output: impl Write) -> io::Result<()> {
+    let signals = session.input_signals();
+    let lines = spawn_reader(input, Arc::clone(&signals));
+    for line in lines {
+        signals.line_taken();
+        match line {
+            Input::TooLong => write_reply(&mut output, &format_reply(None, &Err(GtpError::Syntax.to_string())))?,
+            Input::Line(raw) => respond(&mut session, &raw, &mut output)?,
+        }
+        if session.quit_requested() {
+            break;
+        }
+        session.ponder_while_idle();
+    }
+    Ok(())
+}
+
+fn write_reply(output: &mut impl Write, reply: &str) -> io::Result<()> {
+    output.write_all(reply.as_bytes())?;
+    output.flush()
+}
+
+/// Executes one raw line and writes its reply; analysis commands stream their info lines.
+fn respond(session: &mut Session, raw: &[u8], output: &mut impl Write) -> io::Result<()> {
+    let line = preprocess(raw);
+    let (id, command) = match parse_command_line(&line) {
+        Ok(None) => return Ok(()),
+        Err(LineError::IdTooLarge) => (None, Err(GtpError::Syntax)),
+        Ok(Some(command_line)) => {
+            (command_line.id, parse_command(&command_line.name, &command_line.args).map_err(GtpError::from))
+        }
+    };
+    match command {
+        Ok(Command::Analyze(request)) => {
+            stream_reply(session, id, output, |session, emit| session.run_analysis(&request, emit).map(|()| None))
+        }
+        Ok(Command::GenMoveAnalyze(request)) => {
+            stream_reply(session, id, output, |session, emit| session.run_genmove_analysis(&request, emit).map(Some))
+        }
+        command => {
+            let result = command.and_then(|command| session.execute(command));
+            write_reply(output, &format_reply(id, &result.map_err(|error| error.to_string())))
+        }
+    }
+}
+
+/// A reply written as it is produced: `=ID ` and a newline before the first line, each line as
+/// it comes, an optional last line, then the blank line. An error before any line is an
+/// ordinary `?` reply.
+fn stream_reply(
+    session: &mut Session,
+    id: Option<u64>,
+    output: &mut impl Write,
+    run: impl FnOnce(&mut Session, &mut dyn FnMut(&str)) -> Result<Option<String>, GtpError>,
+) -> io::Result<()> {
+    let header = format!("={} \n", id.map(|id| id.to_string()).unwrap_or_default());
+    let mut started = false;
+    let mut write_error = None;
+    let result = {
+        let mut emit = |line: &str| {
+            if write_error.is_some() {
+                return;
+            }
+            let mut text = if started { String::new() } else { header.clone() };
+            started = true;
+            text.push_str(line);
+            text.push('\n');
+            if let Err(error) = write_reply(output, &text) {
+                write_error = Some(error);
+            }
+        };
+        run(session, &mut emit)
+    };
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    match result {
+        Err(error) if !started => write_reply(output, &format_reply(id, &Err(error.to_string()))),
+        result => {
+            let mut text = if started { String::new() } else { header };
+            if let Ok(Some(last)) = result {
+                text.push_str(&last);
+                text.push('\n');
+            }
+            text.push('\n');
+            write_reply(output, &text)
+        }
+    }
+}
+
+/// The reply to one raw line, or `None` for a blank or comment line. Analysis commands are
+/// answered in one piece (their lines collected), which suits tests and tools without a stream.
+pub fn answer(session: &mut Session, raw: &[u8]) -> Option<String> {
+    let line = preprocess(raw);
+    let (id, result) = match parse_command_line(&line) {
+        Ok(None) => return None,
+        Err(LineError::IdTooLarge) => (None, Err(GtpError::Syntax)),
+        Ok(Some(command_line)) => {
+            let result = parse_command(&command_line.name, &command_line.args)
+                .map_err(GtpError::from)
+                .and_then(|command| session.execute(command));
+            (command_line.id, result)
+        }
+    };
+    Some(format_reply(id, &result.map_err(|error| error.to_string())))
+}
+
+/// Starts the reader thread. It signals a running search at once (the control thread may be
+/// busy searching): `# interrupt` lines stop it (and are otherwise comments), other lines stop
+/// searches that end on input, the end of input stops searches without limits. Blank and
+/// comment lines are dropped here, so they neither count nor stop anything.
+fn spawn_reader(input: impl Read + Send + 'static, signals: Arc<InputSignals>) -> mpsc::Receiver<Input> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("stdin-reader".to_string())
+        .spawn(move || {
+            let mut reader = BufReader::new(input);
+            loop {
+                let line = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
+                    Ok(Some(line)) => line,
+                    Ok(None) | Err(_) => break,
+                };
+                match &line {
+                    Input::Line(raw) if is_interrupt(raw) => {
+                        signals.interrupt();
+                        continue;
+                    }
+                    Input::Line(raw) if preprocess(raw).is_empty() => continue,
+                    _ => signals.line_arrived(),
+                }
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+            signals.input_closed();
+        })
+        .expect("cannot start the input reader thread");
+    receiver
+}
+
+/// Reads one line without its newline; `None` at the end of input. A line longer than `limit`
+/// is skipped to its end and reported as [`Input::TooLong`].
+fn read_line_capped(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Input>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut read_anything = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            break;
+        }
+        read_anything = true;
+        let (chunk, found_newline) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], true),
+            None => (buffer, false),
+        };
+        if !too_long && line.len() + chunk.len() <= limit {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line = Vec::new();
+        }
+        let consumed = chunk.len() + usize::from(found_newline);
+        reader.consume(consumed);
+        if found_newline {
+            break;
+        }
+    }
+    Ok(match (read_anything, too_long) {
+        (false, _) => None,
+        (true, true) => Some(Input::TooLong),
+        (true, false) => Some(Input::Line(line)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(input: &str) -> String {
+        let mut session = Session::new("tictactoe").unwrap();
+        session
+            .execute(crate::protocol::command::Command::ParamSearch(crate::protocol::command::ParamRequest::Set(
+                "seed".into(),
+                "1".into(),
+            )))
+            .unwrap();
+        let mut output = Vec::new();
+        run(session, io::Cursor::new(input.as_bytes().to_vec()), &mut output).unwrap();
+        String::from_utf8(output).unwrap()
+    }
+
+    #[test]
+    fn replies_come_in_order_with_ids() {
+        assert_eq!(
+            transcript("1 name\n\n# comment\n2 protocol_version\nfoo\n"),
+            "=1 ponder\n\n=2 2\n\n? unknown command\n\n"
+        );
+    }
+
+    #[test]
+    fn quit_ends_the_session_and_later_lines_are_ignored() {
+        assert_eq!(transcript("quit\nname\n"), "= \n\n");
+    }
+
+    #[test]
+    fn long_lines_are_skipped_to_their_end() {
+        let mut reader = io::Cursor::new(b"abcdef\nxy\n".to_vec());
+        assert!(matches!(read_line_capped(&mut reader, 3), Ok(Some(Input::TooLong))));
+        assert!(matches!(read_line_capped(&mut reader, 3), Ok(Some(Input::Line(line))) if line == b"xy"));
+        assert!(matches!(read_line_capped(&mut reader, 3), Ok(None)));
+    }
+}

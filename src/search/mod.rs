@@ -1,0 +1,662 @@
+//! Monte Carlo tree search with UCT, MCTS-solver proofs, tree parallelism with virtual loss,
+//! and a tree kept between moves.
+//!
+//! [`Search`] is the engine API: it never prints. Its methods say whether they block and
+//! whether they stop a running search; the session owns one `Search` per game and calls it from
+//! its control thread.
+
+pub mod tree;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use crate::games::{Color, Game, Outcome};
+use tree::{Arena, NO_NODE, Proof};
+
+/// Search settings a user can change with `param_search`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// UCT exploration constant (rewards lie in [0, 1]).
+    pub exploration: f64,
+    /// Worker threads; 1 gives deterministic results for a fixed seed.
+    pub threads: usize,
+    /// Upper bound on the tree's memory.
+    pub max_memory_mb: usize,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams { exploration: 1.0, threads: 1, max_memory_mb: 1024 }
+    }
+}
+
+/// When a search stops: whichever limit comes first. Visits count the playouts of this search
+/// (reused visits excluded).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub max_visits: Option<u64>,
+    pub max_time: Option<Duration>,
+    /// Stop as soon as the most visited root move can no longer be overtaken within the limits
+    /// (for `genmove`; analysis wants the whole budget).
+    pub stop_when_decided: bool,
+}
+
+/// One root move's statistics, for analysis output and move choice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    pub mv: M,
+    pub visits: u32,
+    /// Mean reward of the side to move at the root after this move, in [0, 1].
+    pub value: f64,
+    pub proof: Proof,
+    /// Most-visited continuation after `mv`, `mv` first.
+    pub pv: Vec<M>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` when the root has no legal move.
+    pub best_move: Option<M>,
+    /// Root moves, best first.
+    pub moves: Vec<MoveStats<M>>,
+    /// Playouts run by this search.
+    pub playouts: u64,
+    /// Visits the root had before this search began (kept from earlier searches).
+    pub reused_visits: u64,
+    /// What the search proved about the root, from the side to move's view.
+    pub root_proof: RootProof,
+    pub elapsed: Duration,
+}
+
+/// The game-theoretic value of the root as far as the search proved it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootProof {
+    Unknown,
+    Win,
+    Loss,
+    Draw,
+}
+
+/// Size and reuse figures for `ponder-stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    pub nodes: u64,
+    pub root_visits: u64,
+    pub reused_visits: u64,
+    pub memory_bytes: u64,
+    pub capacity_nodes: u64,
+}
+
+/// A search tree over positions of `G`, kept between moves.
+pub struct Search<G: Game> {
+    params: SearchParams,
+    arena: Arena<G::Move>,
+    root: u32,
+    /// The position the tree's root stands for; `None` before the first search.
+    root_position: Option<G>,
+    last_reused_visits: u64,
+}
+
+/// Per-worker scratch space, reused across playouts.
+struct Worker<G: Game> {
+    rng: SmallRng,
+    path: Vec<(u32, Color)>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Search<G> {
+    /// An empty search with the given settings.
+    pub fn new(params: SearchParams) -> Search<G> {
+        let arena = Self::new_arena(&params);
+        Search { params, arena, root: NO_NODE, root_position: None, last_reused_visits: 0 }
+    }
+
+    fn new_arena(params: &SearchParams) -> Arena<G::Move> {
+        let bytes = params.max_memory_mb.max(1) * 1024 * 1024;
+        Arena::with_capacity(bytes / Arena::<G::Move>::node_size())
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Changes the settings. A new memory cap drops the tree. Does not block.
+    pub fn set_params(&mut self, params: SearchParams) {
+        let drop_tree = params.max_memory_mb != self.params.max_memory_mb;
+        self.params = params;
+        if drop_tree {
+            self.clear();
+        }
+    }
+
+    /// Forgets the whole tree. Does not block.
+    pub fn clear(&mut self) {
+        self.arena = Self::new_arena(&self.params);
+        self.root = NO_NODE;
+        self.root_position = None;
+        self.last_reused_visits = 0;
+    }
+
+    /// Size and reuse figures of the kept tree.
+    pub fn stats(&self) -> TreeStats {
+        TreeStats {
+            nodes: self.arena.len() as u64,
+            root_visits: if self.root == NO_NODE { 0 } else { self.arena.get(self.root).visits() as u64 },
+            reused_visits: self.last_reused_visits,
+            memory_bytes: self.arena.memory_bytes() as u64,
+            capacity_nodes: self.arena.capacity() as u64,
+        }
+    }
+
+    /// Makes the tree's root stand for `position`, keeping the subtree of a matching earlier
+    /// position: the old root itself or a node up to two moves below it, matched by position
+    /// (hash and equality of the replayed position), not by history, so a GUI that replays the
+    /// same moves after `clear_board` finds its tree again. Anything else starts a fresh tree.
+    /// Returns the visits kept. Blocks for the copy (proportional to the kept subtree).
+    pub fn advance_root(&mut self, position: &G) -> u64 {
+        let found = self.root_position.as_ref().and_then(|old| self.find_descendant(old, position, 2));
+        let kept = match found {
+            Some(node) if node == self.root => self.arena.get(node).visits() as u64,
+            Some(node) => {
+                let fresh = Self::new_arena(&self.params);
+                match fresh.copy_subtree(&self.arena, node) {
+                    Some(new_root) => {
+                        self.arena = fresh;
+                        self.root = new_root;
+                        self.arena.get(new_root).visits() as u64
+                    }
+                    None => self.reset_to(),
+                }
+            }
+            None => self.reset_to(),
+        };
+        self.root_position = Some(position.clone());
+        self.last_reused_visits = kept;
+        kept
+    }
+
+    fn reset_to(&mut self) -> u64 {
+        self.arena = Self::new_arena(&self.params);
+        self.root = self.arena.allocate_root().expect("a fresh arena has room for a root");
+        0
+    }
+
+    /// The root statistics of the kept tree when its root stands for `position`, without
+    /// searching (for `ponder-pv` and move values after a search). Does not block.
+    pub fn kept_result(&self, position: &G) -> Option<SearchResult<G::Move>> {
+        let root = self.root_position.as_ref()?;
+        let same = root.hash() == position.hash() && root.to_move() == position.to_move();
+        (same && self.arena.get(self.root).is_expanded()).then(|| self.result(position, 0, 0, Instant::now()))
+    }
+
+    /// The node up to `depth` moves below the root whose position equals `target`.
+    fn find_descendant(&self, from: &G, target: &G, depth: u32) -> Option<u32> {
+        let mut frontier = vec![(self.root, from.clone())];
+        for level in 0..=depth {
+            let mut next = Vec::new();
+            for (node, position) in frontier {
+                if position.hash() == target.hash() && position.to_move() == target.to_move() {
+                    return Some(node);
+                }
+                if level == depth {
+                    continue;
+                }
+                for child in self.arena.get(node).children() {
+                    let mv = self.arena.get(child).mv().expect("a child has a move");
+                    let mut child_position = position.clone();
+                    child_position.play_unchecked(mv);
+                    next.push((child, child_position));
+                }
+            }
+            frontier = next;
+        }
+        None
+    }
+
+    /// Searches `position` until a limit is reached, `stop` is set, or the root is proven.
+    /// Blocks until then; runs `params.threads` workers. Seeds the workers from `seed`, so one
+    /// thread and a visit limit give the same result every time. `on_progress` is called from
+    /// the calling thread about every `progress_interval` (analysis output) and must not block
+    /// for long.
+    pub fn run(
+        &mut self,
+        position: &G,
+        limits: Limits,
+        stop: &AtomicBool,
+        seed: u64,
+        progress: Option<(Duration, &mut dyn FnMut(&SearchResult<G::Move>))>,
+    ) -> SearchResult<G::Move> {
+        let started = Instant::now();
+        let reused_visits = self.advance_root(position);
+        let playouts = AtomicU64::new(0);
+        let threads = self.params.threads.max(1);
+        let finished = AtomicBool::new(false);
+        let this = &*self;
+        std::thread::scope(|scope| {
+            for thread_index in 1..threads {
+                let playouts = &playouts;
+                let finished = &finished;
+                scope.spawn(move || {
+                    let mut worker = this.worker(seed, thread_index);
+                    while !finished.load(Ordering::Relaxed) {
+                        this.playout(position, &mut worker);
+                        playouts.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            }
+            // The calling thread is worker 0: it also watches the limits, so one thread needs
+            // no second OS thread and stays deterministic.
+            let mut worker = this.worker(seed, 0);
+            let mut progress = progress;
+            let mut next_report = progress.as_ref().map(|(interval, _)| started + *interval);
+            for iteration in 0u64.. {
+                let done = playouts.load(Ordering::Relaxed);
+                // One playout always runs, so the root is expanded and has a move to report.
+                if done > 0
+                    && (stop.load(Ordering::Relaxed)
+                        || limits.max_visits.is_some_and(|max| done >= max)
+                        || this.arena.get(this.root).proof() != Proof::Unknown
+                        || (iteration % 16 == 0 && limits.max_time.is_some_and(|max| started.elapsed() >= max))
+                        || (limits.stop_when_decided
+                            && iteration % 256 == 255
+                            && this.is_decided(&limits, done, started)))
+                {
+                    break;
+                }
+                this.playout(position, &mut worker);
+                playouts.fetch_add(1, Ordering::Relaxed);
+                if let (Some(at), Some((interval, callback))) = (next_report, progress.as_mut()) {
+                    if Instant::now() >= at {
+                        callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+                        next_report = Some(Instant::now() + *interval);
+                    }
+                }
+            }
+            finished.store(true, Ordering::Relaxed);
+            // A last report, so analysis always shows the final state of a search.
+            if let Some((_, callback)) = progress.as_mut() {
+                callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+            }
+        });
+        self.result(position, playouts.load(Ordering::Relaxed), reused_visits, started)
+    }
+
+    /// Whether the most visited root move stays ahead whatever the playouts still allowed do:
+    /// the remaining ones are estimated from the limits and the speed so far.
+    fn is_decided(&self, limits: &Limits, done: u64, started: Instant) -> bool {
+        let elapsed = started.elapsed().as_secs_f64().max(1e-6);
+        let by_visits = limits.max_visits.map(|max| max.saturating_sub(done) as f64);
+        let by_time = limits.max_time.map(|max| (max.as_secs_f64() - elapsed).max(0.0) * done as f64 / elapsed);
+        let remaining = match (by_visits, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return false,
+        };
+        let mut first = 0u32;
+        let mut second = 0u32;
+        for child in self.arena.get(self.root).children() {
+            let visits = self.arena.get(child).visits();
+            if visits > first {
+                second = first;
+                first = visits;
+            } else if visits > second {
+                second = visits;
+            }
+        }
+        (first - second) as f64 > remaining
+    }
+
+    fn worker(&self, seed: u64, thread_index: usize) -> Worker<G> {
+        Worker {
+            rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            path: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// One playout: descend by UCT to a leaf, expand or simulate, back up the result and any
+    /// proof.
+    fn playout(&self, root_position: &G, worker: &mut Worker<G>) {
+        let mut position = root_position.clone();
+        worker.path.clear();
+        worker.path.push((self.root, position.to_move().opponent()));
+        let mut node_index = self.root;
+        // 1. Descend while the node is expanded, adding virtual loss on the way.
+        let outcome = loop {
+            let node = self.arena.get(node_index);
+            let mover = worker.path.last().expect("the path holds the root").1;
+            match node.proof() {
+                Proof::MoverWins => break Outcome::Win(mover),
+                Proof::MoverLoses => break Outcome::Win(mover.opponent()),
+                Proof::Draw => break Outcome::Draw,
+                Proof::Unknown => {}
+            }
+            // 2. A finished game proves its node.
+            if let Some(outcome) = position.outcome() {
+                node.set_proof(match outcome {
+                    Outcome::Draw => Proof::Draw,
+                    Outcome::Win(winner) if winner == mover => Proof::MoverWins,
+                    Outcome::Win(_) => Proof::MoverLoses,
+                });
+                break outcome;
+            }
+            // 3. A node seen for the first time gets a playout; the root is always expanded.
+            if node.visits() == 0 && node_index != self.root {
+                break position.playout(&mut worker.rng);
+            }
+            if !node.is_expanded() && !self.expand(node_index, &position, worker) {
+                break position.playout(&mut worker.rng);
+            }
+            let child = self.select_child(node_index);
+            let child_node = self.arena.get(child);
+            child_node.add_virtual_loss();
+            let to_move = position.to_move();
+            position.play_unchecked(child_node.mv().expect("a child has a move"));
+            worker.path.push((child, to_move));
+            node_index = child;
+        };
+        // 4. Back up the reward, each node from its mover's view.
+        for (depth, &(node_index, mover)) in worker.path.iter().enumerate() {
+            let reward = (outcome.reward_for(mover) * 2.0) as u64;
+            self.arena.get(node_index).record_visit(reward, depth > 0);
+        }
+        // 5. Propagate proofs upwards as far as they reach.
+        for &(node_index, _) in worker.path.iter().rev().skip(1) {
+            let proof = self.proof_from_children(node_index);
+            if proof == Proof::Unknown {
+                break;
+            }
+            self.arena.get(node_index).set_proof(proof);
+        }
+    }
+
+    /// Creates the children of a leaf in a random order (ties in selection then break randomly
+    /// but reproducibly). False when another thread is expanding it or the arena is full.
+    fn expand(&self, node_index: u32, position: &G, worker: &mut Worker<G>) -> bool {
+        let node = self.arena.get(node_index);
+        if !node.try_begin_expansion() {
+            return node.is_expanded();
+        }
+        worker.moves.clear();
+        position.legal_moves(&mut worker.moves);
+        shuffle(&mut worker.moves, &mut worker.rng);
+        match self.arena.allocate(worker.moves.iter().copied()) {
+            Some(first) => {
+                node.finish_expansion(first, worker.moves.len() as u32);
+                true
+            }
+            None => {
+                node.abandon_expansion();
+                false
+            }
+        }
+    }
+
+    /// UCT choice among the children of an expanded node: a proven win is taken at once,
+    /// proven losses are avoided while anything else remains, and an unvisited child comes
+    /// before any visited one.
+    fn select_child(&self, node_index: u32) -> u32 {
+        let node = self.arena.get(node_index);
+        let children = node.children();
+        let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
+        let log_parent = parent_visits.ln();
+        let mut best = children.start;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in children {
+            let child_node = self.arena.get(child);
+            let score = match child_node.proof() {
+                Proof::MoverWins => return child,
+                Proof::MoverLoses => -1.0,
+                proof => {
+                    let visits = child_node.visits() + child_node.virtual_loss();
+                    if visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let mean = if proof == Proof::Draw {
+                            0.5
+                        } else {
+                            child_node.half_points() as f64 / (2.0 * visits as f64)
+                        };
+                        mean + self.params.exploration * (log_parent / visits as f64).sqrt()
+                    }
+                }
+            };
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        best
+    }
+
+    /// What the children prove about a node (MCTS-solver): one winning child makes the node a
+    /// loss for its mover; all children lost makes it a win; all decided with a draw among
+    /// them, a draw.
+    fn proof_from_children(&self, node_index: u32) -> Proof {
+        let children = self.arena.get(node_index).children();
+        if children.is_empty() {
+            return Proof::Unknown;
+        }
+        let mut all_decided = true;
+        let mut any_draw = false;
+        for child in children {
+            match self.arena.get(child).proof() {
+                Proof::MoverWins => return Proof::MoverLoses,
+                Proof::MoverLoses => {}
+                Proof::Draw => any_draw = true,
+                Proof::Unknown => all_decided = false,
+            }
+        }
+        match (all_decided, any_draw) {
+            (false, _) => Proof::Unknown,
+            (true, true) => Proof::Draw,
+            (true, false) => Proof::MoverWins,
+        }
+    }
+
+    /// Root statistics and the move to play.
+    fn result(&self, position: &G, playouts: u64, reused_visits: u64, started: Instant) -> SearchResult<G::Move> {
+        let root = self.arena.get(self.root);
+        let mut moves: Vec<MoveStats<G::Move>> = root
+            .children()
+            .map(|child| {
+                let node = self.arena.get(child);
+                let mv = node.mv().expect("a child has a move");
+                MoveStats {
+                    mv,
+                    visits: node.visits(),
+                    value: node.mean_value(),
+                    proof: node.proof(),
+                    pv: self.principal_variation(child),
+                }
+            })
+            .collect();
+        // Best first: proven wins, then unproven and drawn moves by visits, proven losses last.
+        let rank = |stats: &MoveStats<G::Move>| match stats.proof {
+            Proof::MoverWins => 0,
+            Proof::MoverLoses => 2,
+            _ => 1,
+        };
+        moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then(b.visits.cmp(&a.visits)).then(b.value.total_cmp(&a.value)));
+        let root_proof = match root.proof() {
+            Proof::Unknown => RootProof::Unknown,
+            Proof::MoverWins => RootProof::Loss,
+            Proof::MoverLoses => RootProof::Win,
+            Proof::Draw => RootProof::Draw,
+        };
+        // A proven draw must be kept: never leave it for an unproven move.
+        let best_move = if root_proof == RootProof::Draw {
+            moves.iter().find(|stats| stats.proof == Proof::Draw).map(|stats| stats.mv)
+        } else {
+            moves.first().map(|stats| stats.mv)
+        };
+        let best_move = best_move.or_else(|| {
+            // An unexpanded root (no playout ran): any legal move.
+            let mut legal = Vec::new();
+            position.legal_moves(&mut legal);
+            legal.first().copied()
+        });
+        SearchResult { best_move, moves, playouts, reused_visits, root_proof, elapsed: started.elapsed() }
+    }
+
+    fn principal_variation(&self, from: u32) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let mut node_index = from;
+        loop {
+            let node = self.arena.get(node_index);
+            pv.push(node.mv().expect("a child has a move"));
+            let best = node.children().max_by_key(|&child| {
+                let child_node = self.arena.get(child);
+                (child_node.proof() == Proof::MoverWins, child_node.visits())
+            });
+            match best {
+                Some(child) if self.arena.get(child).visits() > 0 && pv.len() < 32 => node_index = child,
+                _ => return pv,
+            }
+        }
+    }
+}
+
+/// Fisher-Yates shuffle with our RNG.
+fn shuffle<T>(items: &mut [T], rng: &mut SmallRng) {
+    use rand::Rng;
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.random_range(0..=i));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::{Mnk, MnkConfig};
+    use crate::games::{GameConfig, Outcome};
+    use rustc_hash::FxHashMap;
+
+    /// Plain minimax value for the side to move: 1 win, 0 draw, -1 loss.
+    fn minimax(position: &Mnk, cache: &mut FxHashMap<u64, i32>) -> i32 {
+        if let Some(outcome) = position.outcome() {
+            return match outcome {
+                Outcome::Draw => 0,
+                Outcome::Win(winner) if winner == position.to_move() => 1,
+                Outcome::Win(_) => -1,
+            };
+        }
+        if let Some(&value) = cache.get(&position.hash()) {
+            return value;
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let value = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = position.clone();
+                child.play_unchecked(mv);
+                -minimax(&child, cache)
+            })
+            .max()
+            .expect("a running game has moves");
+        cache.insert(position.hash(), value);
+        value
+    }
+
+    fn every_position(position: &Mnk, seen: &mut FxHashMap<u64, Mnk>) {
+        if seen.insert(position.hash(), position.clone()).is_some() || position.outcome().is_some() {
+            return;
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        for mv in moves {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            every_position(&child, seen);
+        }
+    }
+
+    fn check_every_position_keeps_its_value(config: &MnkConfig) {
+        let mut positions = FxHashMap::default();
+        every_position(&Mnk::new(config), &mut positions);
+        let mut cache = FxHashMap::default();
+        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
+        let mut checked = 0;
+        for position in positions.values().filter(|p| p.outcome().is_none()) {
+            let value = minimax(position, &mut cache);
+            search.clear();
+            let result = search.run(position, limits, &stop, 7, None);
+            let mv = result.best_move.expect("a running game has a move");
+            let mut after = position.clone();
+            after.play(mv).unwrap();
+            assert_eq!(
+                -minimax(&after, &mut cache),
+                value,
+                "{}\nplayed {}",
+                position.board_text(),
+                position.format_move(mv)
+            );
+            checked += 1;
+        }
+        // 5,478 reachable positions, 958 of them finished (a classical count).
+        assert_eq!(checked, 5_478 - 958);
+    }
+
+    #[test]
+    fn tictactoe_moves_never_change_the_value() {
+        check_every_position_keeps_its_value(&MnkConfig::tictactoe());
+    }
+
+    #[test]
+    fn misere_tictactoe_moves_never_change_the_value() {
+        let mut config = MnkConfig::tictactoe();
+        config.set_param("misere", "1").unwrap();
+        check_every_position_keeps_its_value(&config);
+    }
+
+    #[test]
+    fn one_thread_with_a_seed_is_deterministic() {
+        let position = Mnk::new(&MnkConfig::gomoku());
+        let limits = Limits { max_visits: Some(3_000), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let run = || {
+            let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
+            let result = search.run(&position, limits, &stop, 42, None);
+            (result.best_move, result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>())
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn the_tree_is_found_again_after_two_moves() {
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
+        let limits = Limits { max_visits: Some(20_000), ..Limits::default() };
+        let first = search.run(&position, limits, &stop, 1, None);
+        let reply = first.moves[0].pv.get(1).copied().expect("the best move has a reply");
+        position.play(first.best_move.unwrap()).unwrap();
+        position.play(reply).unwrap();
+        let kept = search.advance_root(&position);
+        assert!(kept > 0, "the subtree after the expected reply is kept");
+        // A position three moves away starts afresh.
+        let mut elsewhere = Mnk::new(&MnkConfig::gomoku());
+        elsewhere.play(elsewhere.parse_move("A1").unwrap()).unwrap();
+        elsewhere.play(elsewhere.parse_move("A2").unwrap()).unwrap();
+        elsewhere.play(elsewhere.parse_move("A3").unwrap()).unwrap();
+        assert_eq!(search.advance_root(&elsewhere), 0);
+    }
+
+    #[test]
+    fn a_full_arena_stops_growth_but_not_the_search() {
+        let position = Mnk::new(&MnkConfig::gomoku());
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(SearchParams { max_memory_mb: 1, ..SearchParams::default() });
+        let capacity = search.stats().capacity_nodes;
+        let result = search.run(&position, Limits { max_visits: Some(100_000), ..Limits::default() }, &stop, 3, None);
+        assert_eq!(result.playouts, 100_000);
+        assert!(search.stats().nodes <= capacity);
+    }
+}

@@ -1,0 +1,326 @@
+//! The search tree: nodes in a chunked arena, addressed by `u32` indices, shared between worker
+//! threads without locks.
+//!
+//! Every statistic is an atomic. A node's children are one contiguous range of the arena,
+//! allocated by a bump pointer and published by a release store of the range; the move stored in
+//! each child is written once (`OnceLock`) before that store. So readers never see a half-built
+//! child, and no `unsafe` is needed.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+
+/// The index of "no node".
+pub const NO_NODE: u32 = u32::MAX;
+
+const CHUNK_BITS: u32 = 16;
+const CHUNK_LEN: usize = 1 << CHUNK_BITS;
+const CHUNK_MASK: u32 = (1 << CHUNK_BITS) - 1;
+
+/// What is proven about a node, from the view of the player who made the move into it (the
+/// "mover").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Proof {
+    Unknown = 0,
+    MoverWins = 1,
+    MoverLoses = 2,
+    Draw = 3,
+}
+
+impl Proof {
+    fn from_u8(value: u8) -> Proof {
+        match value {
+            1 => Proof::MoverWins,
+            2 => Proof::MoverLoses,
+            3 => Proof::Draw,
+            _ => Proof::Unknown,
+        }
+    }
+
+    /// The same fact seen by the other player.
+    pub fn flipped(self) -> Proof {
+        match self {
+            Proof::MoverWins => Proof::MoverLoses,
+            Proof::MoverLoses => Proof::MoverWins,
+            other => other,
+        }
+    }
+}
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// One tree node: the move that leads to it and the statistics of the position after it.
+#[derive(Debug)]
+pub struct Node<M> {
+    mv: OnceLock<M>,
+    visits: AtomicU32,
+    virtual_loss: AtomicU32,
+    /// Sum of the mover's rewards, in half points (win 2, draw 1, loss 0): exact integers.
+    half_points: AtomicU64,
+    proof: AtomicU8,
+    state: AtomicU8,
+    first_child: AtomicU32,
+    child_count: AtomicU32,
+}
+
+impl<M> Default for Node<M> {
+    fn default() -> Self {
+        Node {
+            mv: OnceLock::new(),
+            visits: AtomicU32::new(0),
+            virtual_loss: AtomicU32::new(0),
+            half_points: AtomicU64::new(0),
+            proof: AtomicU8::new(Proof::Unknown as u8),
+            state: AtomicU8::new(LEAF),
+            first_child: AtomicU32::new(NO_NODE),
+            child_count: AtomicU32::new(0),
+        }
+    }
+}
+
+impl<M: Copy> Node<M> {
+    /// The move into this node; `None` for a root.
+    pub fn mv(&self) -> Option<M> {
+        self.mv.get().copied()
+    }
+
+    /// Completed visits.
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed)
+    }
+
+    /// Visits under way (virtual losses).
+    pub fn virtual_loss(&self) -> u32 {
+        self.virtual_loss.load(Ordering::Relaxed)
+    }
+
+    /// Mean reward of the mover in [0, 1]; 0.5 before any visit.
+    pub fn mean_value(&self) -> f64 {
+        let visits = self.visits();
+        if visits == 0 { 0.5 } else { self.half_points.load(Ordering::Relaxed) as f64 / (2.0 * visits as f64) }
+    }
+
+    /// Half-point sum, for selection arithmetic.
+    pub fn half_points(&self) -> u64 {
+        self.half_points.load(Ordering::Relaxed)
+    }
+
+    pub fn proof(&self) -> Proof {
+        Proof::from_u8(self.proof.load(Ordering::Acquire))
+    }
+
+    pub fn set_proof(&self, proof: Proof) {
+        self.proof.store(proof as u8, Ordering::Release);
+    }
+
+    /// The children as an index range, empty until the node is expanded.
+    pub fn children(&self) -> std::ops::Range<u32> {
+        if self.state.load(Ordering::Acquire) != EXPANDED {
+            return 0..0;
+        }
+        let first = self.first_child.load(Ordering::Relaxed);
+        first..first + self.child_count.load(Ordering::Relaxed)
+    }
+
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Ordering::Acquire) == EXPANDED
+    }
+
+    /// Claims the right to expand this node; false when it is expanded or another thread is at it.
+    pub fn try_begin_expansion(&self) -> bool {
+        self.state.compare_exchange(LEAF, EXPANDING, Ordering::AcqRel, Ordering::Relaxed).is_ok()
+    }
+
+    /// Gives up a claimed expansion (the arena was full); the node stays a leaf.
+    pub fn abandon_expansion(&self) {
+        self.state.store(LEAF, Ordering::Release);
+    }
+
+    /// Publishes the children written at `first..first + count`.
+    pub fn finish_expansion(&self, first: u32, count: u32) {
+        self.first_child.store(first, Ordering::Relaxed);
+        self.child_count.store(count, Ordering::Relaxed);
+        self.state.store(EXPANDED, Ordering::Release);
+    }
+
+    pub fn add_virtual_loss(&self) {
+        self.virtual_loss.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records a finished visit: the reward in half points replaces one virtual loss when
+    /// `had_virtual_loss`.
+    pub fn record_visit(&self, half_points: u64, had_virtual_loss: bool) {
+        self.half_points.fetch_add(half_points, Ordering::Relaxed);
+        self.visits.fetch_add(1, Ordering::Relaxed);
+        if had_virtual_loss {
+            self.virtual_loss.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Sets the statistics outright (used when copying a kept subtree).
+    fn copy_statistics_from(&self, other: &Node<M>) {
+        self.visits.store(other.visits(), Ordering::Relaxed);
+        self.half_points.store(other.half_points(), Ordering::Relaxed);
+        self.proof.store(other.proof.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+}
+
+/// A bump-allocated, chunked node store with a fixed capacity.
+#[derive(Debug)]
+pub struct Arena<M> {
+    chunks: Box<[OnceLock<Box<[Node<M>]>>]>,
+    len: AtomicU32,
+    capacity: u32,
+}
+
+impl<M: Copy> Arena<M> {
+    /// An empty arena holding at most `capacity` nodes (at least one chunk's worth).
+    pub fn with_capacity(capacity: usize) -> Arena<M> {
+        let capacity = capacity.clamp(CHUNK_LEN, (u32::MAX - 1) as usize) as u32;
+        let chunk_count = (capacity as usize).div_ceil(CHUNK_LEN);
+        Arena { chunks: (0..chunk_count).map(|_| OnceLock::new()).collect(), len: AtomicU32::new(0), capacity }
+    }
+
+    /// The bytes one node takes.
+    pub const fn node_size() -> usize {
+        std::mem::size_of::<Node<M>>()
+    }
+
+    /// Nodes allocated so far.
+    pub fn len(&self) -> u32 {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// Bytes held by the allocated chunks.
+    pub fn memory_bytes(&self) -> usize {
+        self.chunks.iter().filter(|chunk| chunk.get().is_some()).count() * CHUNK_LEN * Self::node_size()
+    }
+
+    /// Reserves `count` contiguous fresh nodes; `None` when full. A range never straddles two
+    /// chunks, so the nodes of a range sit side by side.
+    fn reserve(&self, count: u32) -> Option<u32> {
+        assert!(count as usize <= CHUNK_LEN, "a node cannot have more than {CHUNK_LEN} children");
+        let mut current = self.len.load(Ordering::Relaxed);
+        let start = loop {
+            let mut start = current;
+            if (start & CHUNK_MASK) + count > CHUNK_LEN as u32 {
+                start = (start | CHUNK_MASK) + 1;
+            }
+            let end = start.checked_add(count)?;
+            if end > self.capacity {
+                return None;
+            }
+            match self.len.compare_exchange_weak(current, end, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => break start,
+                Err(actual) => current = actual,
+            }
+        };
+        self.chunks[(start >> CHUNK_BITS) as usize].get_or_init(|| (0..CHUNK_LEN).map(|_| Node::default()).collect());
+        Some(start)
+    }
+
+    /// Allocates one fresh node per move, contiguous, and returns the first index; `None` when
+    /// the arena is full. The moves are set before the caller can publish the range.
+    pub fn allocate(&self, moves: impl ExactSizeIterator<Item = M>) -> Option<u32> {
+        let start = self.reserve(moves.len() as u32)?;
+        for (offset, mv) in moves.enumerate() {
+            let _ = self.get(start + offset as u32).mv.set(mv);
+        }
+        Some(start)
+    }
+
+    /// Allocates one root node, which has no move.
+    pub fn allocate_root(&self) -> Option<u32> {
+        self.reserve(1)
+    }
+
+    /// The node at `index`.
+    ///
+    /// # Panics
+    /// When `index` was never allocated.
+    pub fn get(&self, index: u32) -> &Node<M> {
+        let chunk = self.chunks[(index >> CHUNK_BITS) as usize].get().expect("node index not allocated");
+        &chunk[(index & CHUNK_MASK) as usize]
+    }
+
+    /// Copies the subtree of `other` under `root` into this (empty) arena and returns the new
+    /// root's index. Statistics and proofs are kept; nodes that do not fit are dropped (their
+    /// parent becomes a leaf again).
+    pub fn copy_subtree(&self, other: &Arena<M>, root: u32) -> Option<u32> {
+        let new_root = self.allocate_root()?;
+        if let Some(mv) = other.get(root).mv() {
+            let _ = self.get(new_root).mv.set(mv);
+        }
+        self.get(new_root).copy_statistics_from(other.get(root));
+        let mut stack = vec![(root, new_root)];
+        while let Some((old, new)) = stack.pop() {
+            let children = other.get(old).children();
+            if children.is_empty() {
+                continue;
+            }
+            let moves: Vec<M> =
+                children.clone().map(|child| other.get(child).mv().expect("a child has a move")).collect();
+            let Some(first) = self.allocate(moves.into_iter()) else {
+                continue;
+            };
+            for (offset, old_child) in children.clone().enumerate() {
+                let new_child = first + offset as u32;
+                self.get(new_child).copy_statistics_from(other.get(old_child));
+                stack.push((old_child, new_child));
+            }
+            let new_node = self.get(new);
+            new_node.state.store(EXPANDING, Ordering::Relaxed);
+            new_node.finish_expansion(first, children.len() as u32);
+        }
+        Some(new_root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_never_straddle_chunks_and_capacity_is_respected() {
+        let arena: Arena<u16> = Arena::with_capacity(2 * CHUNK_LEN);
+        let first = arena.allocate(0..(CHUNK_LEN - 10) as u16).unwrap();
+        assert_eq!(first, 0);
+        let second = arena.allocate(0..20u16).unwrap();
+        assert_eq!(second, CHUNK_LEN as u32, "a range that does not fit moves to the next chunk");
+        assert_eq!(arena.get(second + 3).mv(), Some(3));
+        assert!(arena.allocate(0..(CHUNK_LEN - 1) as u16).is_none(), "over capacity");
+        assert!(arena.allocate(0..10u16).is_some());
+    }
+
+    #[test]
+    fn subtree_copies_keep_statistics() {
+        let arena: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
+        let root = arena.allocate_root().unwrap();
+        let children = arena.allocate(0..3u16).unwrap();
+        assert!(arena.get(root).try_begin_expansion());
+        arena.get(root).finish_expansion(children, 3);
+        arena.get(children + 1).record_visit(2, false);
+        arena.get(children + 1).set_proof(Proof::MoverWins);
+        let grandchildren = arena.allocate(7..9u16).unwrap();
+        assert!(arena.get(children + 1).try_begin_expansion());
+        arena.get(children + 1).finish_expansion(grandchildren, 2);
+
+        let copy: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
+        let new_root = copy.copy_subtree(&arena, children + 1).unwrap();
+        let node = copy.get(new_root);
+        assert_eq!((node.mv(), node.visits(), node.proof()), (Some(1), 1, Proof::MoverWins));
+        let moves: Vec<_> = node.children().map(|c| copy.get(c).mv().unwrap()).collect();
+        assert_eq!(moves, vec![7, 8]);
+        assert_eq!(copy.len(), 3);
+    }
+}
