@@ -4,25 +4,23 @@
 //! Every node is first evaluated statically, for the side to move P against the opponent O:
 //!
 //! 1. P wins at once if one stone joins P's two edges.
-//! 2. P loses if O has two such winning cells; with one, P must block it.
-//! 3. A *virtual connection* (VC) decides the game: P loses if O's groups already join O's
-//!    edges through a chain of links — two groups, or a group and its edge row, with two
-//!    common empty neighbours (bridges, the second-row edge template and their group-level
-//!    versions) — whose carriers (those pairs of cells) are pairwise disjoint, since O answers
-//!    every intrusion in the same link; P wins if P has one.
-//! 4. The *must-play region*: for each empty cell c after which O would hold such a VC (a
-//!    threat), P must play in c or in that VC's carrier, or O plays c and wins. P's moves are the
-//!    intersection of all these regions; an empty intersection is a loss.
+//! 2. P loses if O has two such winning cells.
+//! 3. Virtual connections from H-search ([`super::hex_vc`]) decide the game: P wins if P has a
+//!    full connection between its edges, or a semi one (playing its key); P loses if O has a
+//!    full one.
+//! 4. The *must-play region*: when O has semi connections between its edges, P must play in
+//!    the intersection of their carriers (and on O's winning cell if O has one), or O plays a
+//!    key and wins. An empty region is a loss.
 //!
-//! The VC finder ([`bridge_chain_carrier`]) is deliberately simple — no AND/OR closure as in
-//! H-search, no deeper edge templates — so it misses many VCs, but every VC it reports is real,
-//! so the pruning is sound. Children get the initial disproof number |must-play region|, which
-//! steers the search to forcing moves.
+//! H-search is bounded, so it misses some connections, but every connection it reports is
+//! real, so the pruning is sound. Children get the initial disproof number |must-play region|,
+//! which steers the search to forcing moves.
 //!
 //! Boards up to 128 cells (11x11) are solved on `u128` bitboards; larger ones are refused.
 
-use crate::games::hex::{Cell, Hex, HexMove, NEIGHBOUR_OFFSETS};
+use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game};
+use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -97,174 +95,13 @@ pub fn solve(position: &Hex, options: &SolveOptions) -> SolveResult {
 
 /// Solves a position in which only stones can be played (no swap).
 fn solve_cells(position: &Hex, options: &SolveOptions) -> SolveResult {
-    let geometry = Geometry::new(position.width(), position.height());
-    let mut stones = [0u128; 2];
-    for color in [Color::Black, Color::White] {
-        for index in position.stones(color).iter() {
-            stones[color.index()] |= 1 << index;
-        }
-    }
-    let root = State { stones, to_move: position.to_move() };
-    let mut solver = Solver::new(&geometry, options);
+    let Some(geometry) = BoardGeometry::of(position) else {
+        return SolveResult { value: SolveValue::Unknown, nodes: 0 };
+    };
+    let root = State { stones: geometry.stones_of(position), to_move: position.to_move() };
+    let mut solver = Solver::new(geometry, options);
     let value = solver.solve_root(root);
     SolveResult { value, nodes: solver.nodes }
-}
-
-/// Board shape and precomputed masks for one board size.
-struct Geometry {
-    all: u128,
-    /// Per colour: (first edge row or column, second edge row or column).
-    edges: [(u128, u128); 2],
-    /// Per cell: on-board neighbours.
-    adjacent: Vec<u128>,
-}
-
-impl Geometry {
-    fn new(width: usize, height: usize) -> Geometry {
-        let cells = width * height;
-        let all = if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 };
-        let on_board = |c: i32, r: i32| c >= 0 && r >= 0 && (c as usize) < width && (r as usize) < height;
-        let index = |c: i32, r: i32| r as usize * width + c as usize;
-        let mut adjacent = vec![0u128; cells];
-        let mut top = 0u128;
-        let mut bottom = 0u128;
-        let mut left = 0u128;
-        let mut right = 0u128;
-        for cell in 0..cells {
-            let (c, r) = ((cell % width) as i32, (cell / width) as i32);
-            for &(dc, dr) in &NEIGHBOUR_OFFSETS {
-                if on_board(c + dc, r + dr) {
-                    adjacent[cell] |= 1 << index(c + dc, r + dr);
-                }
-            }
-            if r == 0 {
-                top |= 1 << cell;
-            }
-            if r as usize == height - 1 {
-                bottom |= 1 << cell;
-            }
-            if c == 0 {
-                left |= 1 << cell;
-            }
-            if c as usize == width - 1 {
-                right |= 1 << cell;
-            }
-        }
-        Geometry { all, edges: [(top, bottom), (left, right)], adjacent }
-    }
-
-    /// Every cell next to a cell of `set`.
-    fn neighbours_of(&self, set: u128) -> u128 {
-        let mut out = 0;
-        let mut rest = set;
-        while rest != 0 {
-            out |= self.adjacent[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
-        out
-    }
-
-    /// The cells of `own` joined to `seed` through `own`.
-    fn flood(&self, seed: u128, own: u128) -> u128 {
-        let mut group = seed & own;
-        let mut frontier = group;
-        while frontier != 0 {
-            let grown = self.neighbours_of(frontier) & own & !group;
-            group |= grown;
-            frontier = grown;
-        }
-        group
-    }
-
-    /// Empty cells where one `color` stone joins `color`'s two edges.
-    fn winning_cells(&self, color: Color, own: u128, empty: u128) -> u128 {
-        let (first, second) = self.edges[color.index()];
-        let first_group = self.flood(first, own);
-        let second_group = self.flood(second, own);
-        let first_reach = (self.neighbours_of(first_group) | first) & empty;
-        let second_reach = (self.neighbours_of(second_group) | second) & empty;
-        first_reach & second_reach
-    }
-}
-
-/// The two lowest cells of `set`, or `None` when it has fewer than two.
-fn two_cells(set: u128) -> Option<u128> {
-    let first = set & set.wrapping_neg();
-    let rest = set & !first;
-    (rest != 0).then(|| first | (rest & rest.wrapping_neg()))
-}
-
-/// The empty cells that keep `own`'s stones joined to both of `color`'s edges, or `None` when
-/// no such chain is found. Links are between groups (maximal sets of adjacent own stones) and
-/// edges: a group touching an edge is joined to it; two groups, or a group and an edge row,
-/// with two common empty neighbours not yet used by the chain are joined through those two
-/// cells (this covers bridges and the second-row edge template). The carriers along a chain
-/// are pairwise disjoint, so the opponent's intrusion into one link is answered in the same
-/// link. A breadth-first search over groups that keeps the first chain reaching each group:
-/// sound, not complete.
-fn bridge_chain_carrier(
-    geometry: &Geometry,
-    scratch: &mut ChainScratch,
-    color: Color,
-    own: u128,
-    empty: u128,
-) -> Option<u128> {
-    let (first_edge, second_edge) = geometry.edges[color.index()];
-    // 1. Groups and their empty neighbours.
-    scratch.groups.clear();
-    let mut rest = own;
-    while rest != 0 {
-        let group = geometry.flood(rest & rest.wrapping_neg(), own);
-        rest &= !group;
-        scratch.groups.push((group, geometry.neighbours_of(group) & empty));
-    }
-    // 2. Breadth-first search from the first edge, one level per link with a carrier.
-    let mut reached = 0u128;
-    scratch.level.clear();
-    scratch.next_level.clear();
-    let first_empty = first_edge & empty;
-    let second_empty = second_edge & empty;
-    for (index, &(group, liberties)) in scratch.groups.iter().enumerate() {
-        if group & first_edge != 0 {
-            scratch.level.push((index as u8, 0));
-        } else if let Some(pair) = two_cells(liberties & first_empty) {
-            scratch.next_level.push((index as u8, pair));
-        }
-    }
-    while !scratch.level.is_empty() || !scratch.next_level.is_empty() {
-        while let Some((index, carrier)) = scratch.level.pop() {
-            let index = index as usize;
-            if reached >> index & 1 != 0 {
-                continue;
-            }
-            reached |= 1 << index;
-            let (group, liberties) = scratch.groups[index];
-            if group & second_edge != 0 {
-                return Some(carrier);
-            }
-            if let Some(pair) = two_cells(liberties & second_empty & !carrier) {
-                return Some(carrier | pair);
-            }
-            for (other, &(_, other_liberties)) in scratch.groups.iter().enumerate() {
-                if reached >> other & 1 == 0
-                    && let Some(pair) = two_cells(liberties & other_liberties & !carrier)
-                {
-                    scratch.next_level.push((other as u8, carrier | pair));
-                }
-            }
-        }
-        std::mem::swap(&mut scratch.level, &mut scratch.next_level);
-    }
-    None
-}
-
-/// Reusable buffers of the VC search: groups with their empty neighbours, and the groups
-/// reached with k links with a carrier and with k + 1.
-#[derive(Default)]
-struct ChainScratch {
-    groups: Vec<(u128, u128)>,
-    level: Vec<(u8, u128)>,
-    next_level: Vec<(u8, u128)>,
 }
 
 /// A solver position: stones per colour and the side to move.
@@ -275,8 +112,8 @@ struct State {
 }
 
 impl State {
-    fn empty(&self, geometry: &Geometry) -> u128 {
-        geometry.all & !(self.stones[0] | self.stones[1])
+    fn empty(&self, geometry: &BoardGeometry) -> u128 {
+        geometry.all() & !(self.stones[0] | self.stones[1])
     }
 
     fn play(&self, cell: usize) -> State {
@@ -287,24 +124,43 @@ impl State {
     }
 }
 
-/// The static verdict on a position, for the side to move.
+/// The static verdict on a position, for the side to move. Each verdict comes with a *proof
+/// set* (see [`Entry::proof_set`]).
 enum Evaluation {
     /// Wins, for example with this cell.
-    Win(usize),
-    Loss,
-    /// Unknown; the side to move need only consider these cells.
-    MustPlay(u128),
+    Win {
+        cell: usize,
+        proof_set: u128,
+    },
+    Loss {
+        proof_set: u128,
+    },
+    /// Unknown; the side to move need only consider `region`: a move outside it loses because
+    /// of the opponent's connections inside `proof_set`.
+    MustPlay {
+        region: u128,
+        proof_set: u128,
+    },
 }
 
 /// Proof and disproof numbers are capped at this "infinity".
 const INFINITY: u32 = u32::MAX / 4;
 
-/// A transposition-table entry: numbers for the side to move, and the must-play region.
+/// A transposition-table entry: numbers for the side to move, and the moves still to consider.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     proof: u32,
     disproof: u32,
+    /// The moves still to consider: the must-play region, narrowed as moves are proven to lose.
     moves: u128,
+    /// For a solved node, a set of empty cells such that the winner still wins if the loser
+    /// owned every other empty cell (the winner's strategy only uses these). For an unsolved
+    /// one, the same for the moves dropped so far: every dropped move loses even if the side
+    /// to move owned every empty cell outside this set. A move outside the proof set of a
+    /// losing move therefore loses as well (monotonicity: the winner's strategy never needed
+    /// that cell, and the first loser stone only moved elsewhere).
+    proof_set: u128,
+    /// The winning cell of a node won for the side to move.
     winning_cell: u8,
 }
 
@@ -312,21 +168,19 @@ struct Entry {
 const TABLE_LIMIT: usize = 4_000_000;
 
 struct Solver<'a> {
-    geometry: &'a Geometry,
+    engine: VcEngine,
     options: &'a SolveOptions<'a>,
     table: FxHashMap<State, Entry>,
-    scratch: ChainScratch,
     nodes: u64,
     aborted: bool,
 }
 
 impl<'a> Solver<'a> {
-    fn new(geometry: &'a Geometry, options: &'a SolveOptions<'a>) -> Solver<'a> {
+    fn new(geometry: BoardGeometry, options: &'a SolveOptions<'a>) -> Solver<'a> {
         Solver {
-            geometry,
+            engine: VcEngine::new(geometry, VcLimits::default()),
             options,
             table: FxHashMap::default(),
-            scratch: ChainScratch::default(),
             nodes: 0,
             aborted: false,
         }
@@ -334,8 +188,7 @@ impl<'a> Solver<'a> {
 
     /// Steps 1 to 4 of the module docs.
     fn evaluate(&mut self, state: &State) -> Evaluation {
-        let scratch = &mut self.scratch;
-        let geometry = self.geometry;
+        let geometry = self.engine.geometry();
         let me = state.to_move;
         let opponent = me.opponent();
         let own = state.stones[me.index()];
@@ -344,33 +197,35 @@ impl<'a> Solver<'a> {
         // 1. Win in one.
         let wins = geometry.winning_cells(me, own, empty);
         if wins != 0 {
-            return Evaluation::Win(wins.trailing_zeros() as usize);
+            let cell = wins.trailing_zeros() as usize;
+            return Evaluation::Win { cell, proof_set: 1 << cell };
         }
         // 2. The opponent's wins in one: two are a loss, one must be blocked.
         let threats = geometry.winning_cells(opponent, theirs, empty);
         if threats.count_ones() >= 2 {
-            return Evaluation::Loss;
+            return Evaluation::Loss { proof_set: threats };
         }
-        // 3. Virtual connections already in place.
-        if bridge_chain_carrier(geometry, scratch, opponent, theirs, empty).is_some() {
-            return Evaluation::Loss;
+        // 3. Our edge-to-edge connections: a full one wins with any move (an extra own stone
+        //    never hurts), a semi one with its key.
+        let mine = self.engine.edge_connections(me, own, empty, true);
+        if let Some(carrier) = mine.full {
+            let cell = if carrier != 0 { carrier } else { empty }.trailing_zeros() as usize;
+            return Evaluation::Win { cell, proof_set: carrier | 1 << cell };
         }
-        if let Some(carrier) = bridge_chain_carrier(geometry, scratch, me, own, empty) {
-            let cell = if carrier != 0 { carrier } else { empty };
-            return Evaluation::Win(cell.trailing_zeros() as usize);
+        if let Some((carrier, key)) = mine.semi {
+            return Evaluation::Win { cell: key, proof_set: carrier };
         }
-        // 4. Must-play region against every opponent threat to make a VC in one move.
-        let mut region = if threats != 0 { threats } else { empty };
-        let mut candidates = empty;
-        while candidates != 0 && region != 0 {
-            let cell = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            let bit = 1u128 << cell;
-            if let Some(carrier) = bridge_chain_carrier(geometry, scratch, opponent, theirs | bit, empty & !bit) {
-                region &= carrier | bit;
-            }
+        // 4. The opponent's: a full one loses, semis restrict our moves.
+        let their = self.engine.edge_connections(opponent, theirs, empty, false);
+        if let Some(carrier) = their.full {
+            return Evaluation::Loss { proof_set: carrier };
         }
-        if region == 0 { Evaluation::Loss } else { Evaluation::MustPlay(region) }
+        let mut region = their.semi_intersection.unwrap_or(empty);
+        if threats != 0 {
+            region &= threats;
+        }
+        let proof_set = their.semi_union | threats;
+        if region == 0 { Evaluation::Loss { proof_set } } else { Evaluation::MustPlay { region, proof_set } }
     }
 
     /// The table entry for `state`, evaluating and storing it when new.
@@ -380,9 +235,15 @@ impl<'a> Solver<'a> {
         }
         self.nodes += 1;
         let entry = match self.evaluate(state) {
-            Evaluation::Win(cell) => Entry { proof: 0, disproof: INFINITY, moves: 0, winning_cell: cell as u8 },
-            Evaluation::Loss => Entry { proof: INFINITY, disproof: 0, moves: 0, winning_cell: 0 },
-            Evaluation::MustPlay(moves) => Entry { proof: 1, disproof: moves.count_ones(), moves, winning_cell: 0 },
+            Evaluation::Win { cell, proof_set } => {
+                Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8 }
+            }
+            Evaluation::Loss { proof_set } => {
+                Entry { proof: INFINITY, disproof: 0, moves: 0, proof_set, winning_cell: 0 }
+            }
+            Evaluation::MustPlay { region, proof_set } => {
+                Entry { proof: 1, disproof: region.count_ones(), moves: region, proof_set, winning_cell: 0 }
+            }
         };
         if self.table.len() >= TABLE_LIMIT {
             self.table.retain(|_, e| e.proof == 0 || e.disproof == 0);
@@ -416,33 +277,15 @@ impl<'a> Solver<'a> {
         if entry.proof != 0 {
             return SolveValue::Unknown;
         }
-        let cell = if entry.moves == 0 {
-            entry.winning_cell as usize
-        } else {
-            // A child the opponent loses.
-            let mut moves = entry.moves;
-            let mut found = None;
-            while moves != 0 {
-                let cell = moves.trailing_zeros() as usize;
-                moves &= moves - 1;
-                if self.table.get(&root.play(cell)).is_some_and(|e| e.disproof == 0) {
-                    found = Some(cell);
-                    break;
-                }
-            }
-            match found {
-                Some(cell) => cell,
-                None => return SolveValue::Unknown,
-            }
-        };
+        let cell = entry.winning_cell as usize;
         SolveValue::Win(HexMove::Cell(Cell(cell as u16)))
     }
 
     /// df-pn's multiple-iterative-deepening step: expands below `state` until its proof number
     /// reaches `proof_limit` or its disproof number reaches `disproof_limit`.
     fn search(&mut self, state: &State, proof_limit: u32, disproof_limit: u32) {
-        // 1. The node's must-play region (its children).
-        let entry = self.entry(state);
+        // 1. The node's moves (its children).
+        let mut entry = self.entry(state);
         let mut children: Vec<(State, usize)> = Vec::with_capacity(entry.moves.count_ones() as usize);
         let mut moves = entry.moves;
         while moves != 0 {
@@ -452,15 +295,43 @@ impl<'a> Solver<'a> {
         }
         loop {
             // 2. Collect the children's numbers: a child's proof number is our disproof
-            //    contribution, its disproof number our proof candidate.
+            //    contribution, its disproof number our proof candidate. A child won by the
+            //    opponent drops every move outside its proof set; a child lost by the
+            //    opponent solves the node.
             let mut proof = INFINITY;
             let mut disproof = 0u32;
             let mut best = 0;
             let mut best_disproof = INFINITY; // our proof number: the smallest child disproof
             let mut second_disproof = INFINITY;
             let mut best_proof = 0;
-            for (i, (child, _)) in children.iter().enumerate() {
-                let child_entry = self.entry(child);
+            let mut i = 0;
+            while i < children.len() {
+                let (child, cell) = children[i];
+                if entry.moves >> cell & 1 == 0 {
+                    children.swap_remove(i);
+                    continue;
+                }
+                let child_entry = self.entry(&child);
+                if child_entry.disproof == 0 {
+                    entry.proof = 0;
+                    entry.disproof = INFINITY;
+                    entry.proof_set = child_entry.proof_set | 1 << cell;
+                    entry.winning_cell = cell as u8;
+                    self.table.insert(*state, entry);
+                    return;
+                }
+                if child_entry.proof == 0 {
+                    entry.moves &= child_entry.proof_set;
+                    entry.proof_set |= child_entry.proof_set | 1 << cell;
+                    children.swap_remove(i);
+                    // Children before `i` may be outside the narrowed moves: start again.
+                    i = 0;
+                    proof = INFINITY;
+                    disproof = 0;
+                    best_disproof = INFINITY;
+                    second_disproof = INFINITY;
+                    continue;
+                }
                 disproof = disproof.saturating_add(child_entry.proof).min(INFINITY);
                 if child_entry.disproof < best_disproof {
                     second_disproof = best_disproof;
@@ -471,13 +342,18 @@ impl<'a> Solver<'a> {
                     second_disproof = child_entry.disproof;
                 }
                 proof = proof.min(child_entry.disproof);
+                i += 1;
+            }
+            if children.is_empty() {
+                // Every move loses.
+                entry.moves = 0;
+                proof = INFINITY;
+                disproof = 0;
             }
             // 3. Store; return when a limit is reached or the node is solved.
-            let stored = self.table.get_mut(state);
-            if let Some(stored) = stored {
-                stored.proof = proof;
-                stored.disproof = disproof;
-            }
+            entry.proof = proof;
+            entry.disproof = disproof;
+            self.table.insert(*state, entry);
             if proof >= proof_limit || disproof >= disproof_limit || self.out_of_budget() {
                 return;
             }
@@ -489,6 +365,8 @@ impl<'a> Solver<'a> {
                 disproof_limit.saturating_sub(disproof).saturating_add(best_proof).min(INFINITY - 1);
             let child = children[best].0;
             self.search(&child, child_proof_limit, child_disproof_limit.min(INFINITY - 1));
+            // The child's search may have dropped our entry from a full table; ours is the
+            // authority (it only narrows soundly).
         }
     }
 }
@@ -515,6 +393,17 @@ pub struct FirstMoveCheck {
 /// `["6x6"]`): Black plays the cell, then the position is solved with White to move. Malformed
 /// lines are reported in [`FirstMoveCheck::error`], never a panic.
 pub fn check_first_move_outcomes(csv_text: &str, boards: &[&str], options: &SolveOptions) -> Vec<FirstMoveCheck> {
+    check_first_move_outcomes_with(csv_text, boards, options, |_| {})
+}
+
+/// [`check_first_move_outcomes`], calling `on_check` with each check as soon as it is done
+/// (for progress output in batch runs).
+pub fn check_first_move_outcomes_with(
+    csv_text: &str,
+    boards: &[&str],
+    options: &SolveOptions,
+    mut on_check: impl FnMut(&FirstMoveCheck),
+) -> Vec<FirstMoveCheck> {
     let mut checks = Vec::new();
     for (number, raw) in csv_text.lines().enumerate() {
         let line = raw.trim();
@@ -533,6 +422,7 @@ pub fn check_first_move_outcomes(csv_text: &str, boards: &[&str], options: &Solv
         };
         if fields.len() < 3 {
             check.error = Some("expected board,cell,winner".to_string());
+            on_check(&check);
             checks.push(check);
             continue;
         }
@@ -561,6 +451,7 @@ pub fn check_first_move_outcomes(csv_text: &str, boards: &[&str], options: &Solv
                 };
             }
         }
+        on_check(&check);
         checks.push(check);
     }
     checks
