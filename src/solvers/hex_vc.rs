@@ -564,7 +564,10 @@ impl VcEngine {
                 kept += 1;
             }
         }
-        if kept < limits.semis_per_pair {
+        // The edge pair keeps every semi it can: each one may shrink the must-play region.
+        let semi_limit =
+            if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) { SEMI_CAPACITY } else { limits.semis_per_pair };
+        if kept < semi_limit {
             pair.semis[kept] = carrier;
             pair.keys[kept] = key;
             kept += 1;
