@@ -202,6 +202,7 @@ pub enum VcEnd {
 /// The kind of a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VcKind {
+    /// Holds with the opponent to move.
     Full,
     /// A semi connection with its key (cell index).
     Semi(usize),
@@ -210,6 +211,7 @@ pub enum VcKind {
 /// One connection found by H-search, for inspection and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Connection {
+    /// The two ends (the lower node first: edges, then groups, then cells).
     pub ends: (VcEnd, VcEnd),
     pub kind: VcKind,
     /// The empty cells of the strategy (including a semi's key).
