@@ -3,9 +3,12 @@
 
 use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks};
 use crate::games::Game;
+use crate::games::hex::{Hex, HexConfig, HexMove};
 use crate::games::mnk::{Mnk, MnkConfig};
 use crate::games::reversi::{Reversi, ReversiConfig};
 use crate::search::SearchParams;
+use crate::solvers::hex_solver::{self, SolveValue};
+use crate::solvers::hex_vc;
 use crate::solvers::reversi_endgame::{self, solve_endgame};
 
 /// One game of the registry: its `set_game` name, accepted aliases, and a constructor.
@@ -26,6 +29,16 @@ pub const GAMES: &[GameEntry] = &[
         name: "gomoku",
         aliases: &[],
         create: |params| Box::new(GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params)),
+    },
+    GameEntry {
+        name: "hex",
+        aliases: &[],
+        create: |params| {
+            Box::new(
+                GameState::<Hex>::new("hex", HexConfig::default(), params)
+                    .with_solver(SolverHooks { solve: solve_hex, solved_move: Some(hex_decided_move) }),
+            )
+        },
     },
     GameEntry {
         name: "reversi",
@@ -83,4 +96,25 @@ fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<<Re
         return None;
     }
     solve_endgame(position, &reversi_options(context))?.best_move
+}
+
+/// `ponder-solve` for Hex: `win MOVE` or `loss` for the side to move (proof-number search over
+/// virtual connections); `unknown` where the solver cannot work (boards over 128 cells).
+fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
+    let options = hex_solver::SolveOptions { stop: Some(context.stop), ..Default::default() };
+    match hex_solver::solve(position, &options).value {
+        SolveValue::Win(mv) => Some(format!("win {}", position.format_move(mv))),
+        SolveValue::Loss => Some("loss".to_string()),
+        SolveValue::Unknown if context.stop.load(std::sync::atomic::Ordering::Relaxed) => None,
+        SolveValue::Unknown => Some("unknown".to_string()),
+    }
+}
+
+/// In play: when the virtual connections already decide the game for the side to move, play the
+/// winning move without searching.
+fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<HexMove> {
+    match hex_vc::decided(position)? {
+        (winner, Some(cell)) if winner == position.to_move() => Some(HexMove::Cell(cell)),
+        _ => None,
+    }
 }

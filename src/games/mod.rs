@@ -5,6 +5,7 @@
 //! size, misère, blocked cells, …) live in the game's [`GameConfig`], from which
 //! [`Game::new`] builds the start position.
 
+pub mod hex;
 pub mod mnk;
 pub mod reversi;
 

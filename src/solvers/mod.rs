@@ -2,4 +2,6 @@
 //! engine calls them through `ponder-solve`, at the root of a move, and as search hints.
 
 pub mod gomoku_vcf;
+pub mod hex_solver;
+pub mod hex_vc;
 pub mod reversi_endgame;

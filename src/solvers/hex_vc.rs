@@ -1,0 +1,963 @@
+//! Virtual connections in Hex: Anshelevich's H-search, as Benzene and MoHex use it.
+//!
+//! A *virtual connection* (VC) for player P between two ends x and y (P stone groups, P's
+//! edges, or empty cells taken as if P held them) with *carrier* C (a set of empty cells) is a
+//! local strategy inside C that joins x and y:
+//!
+//! * a **full** connection holds even when the opponent moves first (P answers every intrusion
+//!   into C inside C);
+//! * a **semi** connection holds when P moves first; its *key* is P's first move.
+//!
+//! H-search builds them bottom-up from adjacency, closing under two rules:
+//!
+//! * **AND**: full(x, z, C1) and full(z, y, C2) with C1 ∩ C2 = ∅ and x, y outside the other
+//!   carrier give full(x, y, C1 ∪ C2) when z is P's (a group or an edge), and semi(x, y, C1 ∪ C2
+//!   ∪ {z}) with key z when z is empty;
+//! * **OR**: semis between x and y whose carriers have an empty common intersection give
+//!   full(x, y, union): whatever the opponent plays misses one of them, and P plays its key.
+//!
+//! The bridge (two semis through the two common neighbours of two cells), the second-row edge
+//! template and the ziggurat (template IIIa) all come out of these two rules. The search is
+//! bounded (connections kept per pair, semis combined per OR) and therefore incomplete, but every
+//! connection it reports is real, which is what the solver's pruning needs.
+//!
+//! Uses for play and proof: a full connection between P's two edges means P has won; a semi
+//! between them means P wins if P is to move (with the key); and when the opponent holds semis
+//! between its edges, the side to move must play inside the intersection of their carriers (the
+//! *must-play region*), or the opponent plays a key and wins.
+//!
+//! Sets of cells are `u128` bitboards (bit i = cell index i), so boards up to 128 cells (11x11)
+//! are handled; [`must_play`] and [`decided`] answer `None` on larger boards.
+
+use crate::games::hex::{Bitboard, Cell, Hex, NEIGHBOUR_OFFSETS};
+use crate::games::{Color, Game};
+
+/// The largest number of cells the VC engine handles.
+pub const MAX_VC_CELLS: usize = 128;
+
+/// Board shape and precomputed masks for one board size (at most [`MAX_VC_CELLS`] cells).
+#[derive(Clone, Debug)]
+pub struct BoardGeometry {
+    width: usize,
+    height: usize,
+    all: u128,
+    /// Per colour: (first edge row or column, second edge row or column).
+    edges: [(u128, u128); 2],
+    /// Per cell: on-board neighbours.
+    adjacent: Vec<u128>,
+}
+
+impl BoardGeometry {
+    /// The geometry of a `width` x `height` board, or `None` when it has more than
+    /// [`MAX_VC_CELLS`] cells (or none).
+    pub fn new(width: usize, height: usize) -> Option<BoardGeometry> {
+        let cells = width * height;
+        if cells == 0 || cells > MAX_VC_CELLS {
+            return None;
+        }
+        let all = if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 };
+        let on_board = |c: i32, r: i32| c >= 0 && r >= 0 && (c as usize) < width && (r as usize) < height;
+        let index = |c: i32, r: i32| r as usize * width + c as usize;
+        let mut adjacent = vec![0u128; cells];
+        let (mut top, mut bottom, mut left, mut right) = (0u128, 0u128, 0u128, 0u128);
+        for (cell, neighbours) in adjacent.iter_mut().enumerate() {
+            let (c, r) = ((cell % width) as i32, (cell / width) as i32);
+            for &(dc, dr) in &NEIGHBOUR_OFFSETS {
+                if on_board(c + dc, r + dr) {
+                    *neighbours |= 1 << index(c + dc, r + dr);
+                }
+            }
+            let bit = 1u128 << cell;
+            if r == 0 {
+                top |= bit;
+            }
+            if r as usize == height - 1 {
+                bottom |= bit;
+            }
+            if c == 0 {
+                left |= bit;
+            }
+            if c as usize == width - 1 {
+                right |= bit;
+            }
+        }
+        Some(BoardGeometry { width, height, all, edges: [(top, bottom), (left, right)], adjacent })
+    }
+
+    /// The geometry of `position`'s board, or `None` when it is too large.
+    pub fn of(position: &Hex) -> Option<BoardGeometry> {
+        BoardGeometry::new(position.width(), position.height())
+    }
+
+    /// Board width.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Board height.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.adjacent.len()
+    }
+
+    /// Every cell of the board.
+    pub fn all(&self) -> u128 {
+        self.all
+    }
+
+    /// `color`'s two edge rows (Black: top, bottom) or columns (White: left, right).
+    pub fn edges(&self, color: Color) -> (u128, u128) {
+        self.edges[color.index()]
+    }
+
+    /// The on-board neighbours of cell index `cell`.
+    pub fn adjacent(&self, cell: usize) -> u128 {
+        self.adjacent[cell]
+    }
+
+    /// Every cell next to a cell of `set`.
+    pub fn neighbours_of(&self, set: u128) -> u128 {
+        let mut out = 0;
+        let mut rest = set;
+        while rest != 0 {
+            out |= self.adjacent[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        out
+    }
+
+    /// The cells of `own` joined to `seed` through `own`.
+    pub fn flood(&self, seed: u128, own: u128) -> u128 {
+        let mut group = seed & own;
+        let mut frontier = group;
+        while frontier != 0 {
+            let grown = self.neighbours_of(frontier) & own & !group;
+            group |= grown;
+            frontier = grown;
+        }
+        group
+    }
+
+    /// Empty cells where one `color` stone joins `color`'s two edges, given `color`'s stones
+    /// `own`.
+    pub fn winning_cells(&self, color: Color, own: u128, empty: u128) -> u128 {
+        let (first, second) = self.edges(color);
+        let first_group = self.flood(first, own);
+        let second_group = self.flood(second, own);
+        let first_reach = (self.neighbours_of(first_group) | first) & empty;
+        let second_reach = (self.neighbours_of(second_group) | second) & empty;
+        first_reach & second_reach
+    }
+
+    /// The stones of `position` as `u128` sets, indexed by [`Color::index`].
+    pub fn stones_of(&self, position: &Hex) -> [u128; 2] {
+        let mut stones = [0u128; 2];
+        for color in [Color::Black, Color::White] {
+            for index in position.stones(color).iter() {
+                stones[color.index()] |= 1 << index;
+            }
+        }
+        stones
+    }
+}
+
+/// Bounds of one H-search. Larger bounds find more connections and cost more time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcLimits {
+    /// Full connections kept per pair of ends (at most [`FULL_CAPACITY`]).
+    pub fulls_per_pair: usize,
+    /// Semi connections kept per pair of ends (at most [`SEMI_CAPACITY`]).
+    pub semis_per_pair: usize,
+    /// At most this many semis are combined by one application of the OR rule.
+    pub semis_per_or: usize,
+}
+
+/// Upper bound of [`VcLimits::fulls_per_pair`].
+pub const FULL_CAPACITY: usize = 16;
+/// Upper bound of [`VcLimits::semis_per_pair`].
+pub const SEMI_CAPACITY: usize = 32;
+
+impl Default for VcLimits {
+    /// Bounds tuned for proof search on boards up to 8x8.
+    fn default() -> VcLimits {
+        VcLimits { fulls_per_pair: 8, semis_per_pair: 16, semis_per_or: 4 }
+    }
+}
+
+/// One end of a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VcEnd {
+    /// The first (0) or second (1) edge of the player, with the player's stones joined to it.
+    Edge(u8),
+    /// A group of the player's stones not touching an edge (its stones).
+    Group(u128),
+    /// An empty cell (cell index), taken as if the player held it.
+    Cell(usize),
+}
+
+/// The kind of a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VcKind {
+    /// Holds with the opponent to move.
+    Full,
+    /// A semi connection with its key (cell index).
+    Semi(usize),
+}
+
+/// One connection found by H-search, for inspection and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Connection {
+    /// The two ends (the lower node first: edges, then groups, then cells).
+    pub ends: (VcEnd, VcEnd),
+    pub kind: VcKind,
+    /// The empty cells of the strategy (including a semi's key).
+    pub carrier: u128,
+}
+
+/// What H-search found between one player's two edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct EdgeConnections {
+    /// The carrier of a full connection between the edges: the player has won.
+    pub full: Option<u128>,
+    /// A semi connection between the edges as (carrier, key): the player wins if on move.
+    pub semi: Option<(u128, usize)>,
+    /// The intersection of all semi carriers found between the edges (`None` when there are
+    /// none): the opponent, to move, must play there.
+    pub semi_intersection: Option<u128>,
+    /// The union of the same semi carriers (0 when there are none): the cells the player's
+    /// answers to moves outside the intersection use.
+    pub semi_union: u128,
+}
+
+/// A graph node of H-search: an edge (with the stones joined to it), a group or an empty cell.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The player's stones of this node (none for an empty cell).
+    stones: u128,
+    /// The empty cells next to the node (for an edge: its empty edge cells too).
+    liberties: u128,
+    /// The node's own cell as a carrier bit when it is an empty cell, else 0: a connection
+    /// may not use one of its ends in its carrier.
+    cell_bit: u128,
+}
+
+/// The connections of one pair of nodes.
+#[derive(Clone, Copy)]
+struct PairConnections {
+    ends: (u8, u8),
+    full_count: u8,
+    semi_count: u8,
+    fulls: [u128; FULL_CAPACITY],
+    semis: [u128; SEMI_CAPACITY],
+    keys: [u8; SEMI_CAPACITY],
+}
+
+/// Nodes 0 and 1 are the player's first and second edge.
+const FIRST_EDGE: u8 = 0;
+const SECOND_EDGE: u8 = 1;
+/// No pair slot.
+const NO_SLOT: u32 = u32::MAX;
+
+/// A reusable H-search: buffers live across searches so that a solver pays no allocation per
+/// position.
+pub struct VcEngine {
+    geometry: BoardGeometry,
+    limits: VcLimits,
+    nodes: Vec<Node>,
+    /// Node of each cell (empty cell or group), `u8::MAX` for the opponent's stones.
+    node_of_cell: Vec<u8>,
+    /// `pair_slot[a * node_count + b]`: index into `pairs`, or [`NO_SLOT`].
+    pair_slot: Vec<u32>,
+    pairs: Vec<PairConnections>,
+    /// Per node: the nodes it has at least one full connection with, and the pair's slot.
+    full_partners: Vec<Vec<(u8, u32)>>,
+    /// New full connections whose AND combinations are still to be made.
+    queue: Vec<(u8, u8, u128)>,
+    /// Stop as soon as the edges are fully connected.
+    stop_at_edge_full: bool,
+    /// Stop as soon as the edges are semi-connected.
+    stop_at_edge_semi: bool,
+    /// Set when a stop condition is met.
+    stop_found: bool,
+    or_scratch: Vec<u128>,
+}
+
+impl VcEngine {
+    /// An engine for boards of `geometry`'s shape.
+    pub fn new(geometry: BoardGeometry, limits: VcLimits) -> VcEngine {
+        let limits = VcLimits {
+            fulls_per_pair: limits.fulls_per_pair.clamp(1, FULL_CAPACITY),
+            semis_per_pair: limits.semis_per_pair.clamp(1, SEMI_CAPACITY),
+            semis_per_or: limits.semis_per_or.max(2),
+        };
+        let node_limit = geometry.cells() + 2;
+        VcEngine {
+            node_of_cell: vec![u8::MAX; geometry.cells()],
+            pair_slot: vec![NO_SLOT; node_limit * node_limit],
+            full_partners: vec![Vec::new(); node_limit],
+            geometry,
+            limits,
+            nodes: Vec::new(),
+            pairs: Vec::new(),
+            queue: Vec::new(),
+            stop_at_edge_full: false,
+            stop_at_edge_semi: false,
+            stop_found: false,
+            or_scratch: Vec::new(),
+        }
+    }
+
+    /// The board shape.
+    pub fn geometry(&self) -> &BoardGeometry {
+        &self.geometry
+    }
+
+    /// Runs H-search for `color`, whose stones are `own`, with `empty` the empty cells, and
+    /// returns what joins `color`'s two edges. The search stops early once the edges are fully
+    /// connected, and with `stop_at_semi` once they are semi-connected (enough when `color` is
+    /// to move). The caller must make sure `color` has not already connected its edges.
+    pub fn edge_connections(&mut self, color: Color, own: u128, empty: u128, stop_at_semi: bool) -> EdgeConnections {
+        self.stop_at_edge_full = true;
+        self.stop_at_edge_semi = stop_at_semi;
+        self.run(color, own, empty);
+        self.edge_result()
+    }
+
+    /// Runs the whole H-search (no early stop) and lists every connection found, for
+    /// inspection and tests.
+    pub fn all_connections(&mut self, color: Color, own: u128, empty: u128) -> Vec<Connection> {
+        self.stop_at_edge_full = false;
+        self.stop_at_edge_semi = false;
+        self.run(color, own, empty);
+        let end = |node: u8| -> VcEnd {
+            let node_data = self.nodes[node as usize];
+            match node {
+                FIRST_EDGE | SECOND_EDGE => VcEnd::Edge(node),
+                _ if node_data.cell_bit != 0 => VcEnd::Cell(node_data.cell_bit.trailing_zeros() as usize),
+                _ => VcEnd::Group(node_data.stones),
+            }
+        };
+        let mut out = Vec::new();
+        for pair in &self.pairs {
+            let ends = (end(pair.ends.0), end(pair.ends.1));
+            for &carrier in &pair.fulls[..pair.full_count as usize] {
+                out.push(Connection { ends, kind: VcKind::Full, carrier });
+            }
+            for i in 0..pair.semi_count as usize {
+                out.push(Connection { ends, kind: VcKind::Semi(pair.keys[i] as usize), carrier: pair.semis[i] });
+            }
+        }
+        out
+    }
+
+    fn edge_result(&self) -> EdgeConnections {
+        let slot = self.pair_slot[self.slot_index(FIRST_EDGE, SECOND_EDGE)];
+        if slot == NO_SLOT {
+            return EdgeConnections::default();
+        }
+        let pair = &self.pairs[slot as usize];
+        let full = (pair.full_count > 0).then(|| pair.fulls[0]);
+        let semis = &pair.semis[..pair.semi_count as usize];
+        let semi = semis.first().map(|&carrier| (carrier, pair.keys[0] as usize));
+        let semi_intersection = semis.iter().copied().reduce(|a, b| a & b);
+        let semi_union = semis.iter().fold(0, |union, &carrier| union | carrier);
+        EdgeConnections { full, semi, semi_intersection, semi_union }
+    }
+
+    fn slot_index(&self, a: u8, b: u8) -> usize {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        low as usize * (self.geometry.cells() + 2) + high as usize
+    }
+
+    /// The pair record of `a` and `b`, created empty when missing.
+    fn pair_mut(&mut self, a: u8, b: u8) -> usize {
+        let index = self.slot_index(a, b);
+        if self.pair_slot[index] == NO_SLOT {
+            self.pair_slot[index] = self.pairs.len() as u32;
+            self.pairs.push(PairConnections {
+                ends: (a.min(b), a.max(b)),
+                full_count: 0,
+                semi_count: 0,
+                fulls: [0; FULL_CAPACITY],
+                semis: [0; SEMI_CAPACITY],
+                keys: [0; SEMI_CAPACITY],
+            });
+        }
+        self.pair_slot[index] as usize
+    }
+
+    /// Clears the previous search and builds the nodes and the adjacency (base) connections.
+    fn reset(&mut self, color: Color, own: u128, empty: u128) {
+        for pair in &self.pairs {
+            let index = self.slot_index(pair.ends.0, pair.ends.1);
+            self.pair_slot[index] = NO_SLOT;
+        }
+        self.pairs.clear();
+        for partners in &mut self.full_partners {
+            partners.clear();
+        }
+        self.queue.clear();
+        self.nodes.clear();
+        self.node_of_cell.fill(u8::MAX);
+        self.stop_found = false;
+        let geometry = &self.geometry;
+        // 1. Edge nodes absorb the groups touching them.
+        let (first, second) = geometry.edges(color);
+        for edge in [first, second] {
+            let stones = geometry.flood(edge, own);
+            let liberties = (geometry.neighbours_of(stones) | edge) & empty;
+            self.nodes.push(Node { stones, liberties, cell_bit: 0 });
+        }
+        for cell in iterate(self.nodes[0].stones) {
+            self.node_of_cell[cell] = FIRST_EDGE;
+        }
+        for cell in iterate(self.nodes[1].stones) {
+            self.node_of_cell[cell] = SECOND_EDGE;
+        }
+        // 2. The other groups, then the empty cells.
+        let mut rest = own & !self.nodes[0].stones & !self.nodes[1].stones;
+        while rest != 0 {
+            let stones = geometry.flood(rest & rest.wrapping_neg(), own);
+            rest &= !stones;
+            let id = self.nodes.len() as u8;
+            for cell in iterate(stones) {
+                self.node_of_cell[cell] = id;
+            }
+            self.nodes.push(Node { stones, liberties: geometry.neighbours_of(stones) & empty, cell_bit: 0 });
+        }
+        for cell in iterate(empty) {
+            self.node_of_cell[cell] = self.nodes.len() as u8;
+            self.nodes.push(Node { stones: 0, liberties: geometry.adjacent[cell] & empty, cell_bit: 1 << cell });
+        }
+        // 3. Adjacent nodes are fully connected with an empty carrier.
+        for node in 0..self.nodes.len() {
+            let Node { liberties, cell_bit, .. } = self.nodes[node];
+            for cell in iterate(liberties) {
+                let other = self.node_of_cell[cell];
+                // Each pair of empty cells once; a stone node with each of its liberties.
+                if cell_bit == 0 || (other as usize) > node {
+                    self.add_full(node as u8, other, 0);
+                }
+            }
+        }
+    }
+
+    fn run(&mut self, color: Color, own: u128, empty: u128) {
+        self.reset(color, own, empty);
+        let mut next = 0;
+        while next < self.queue.len() && !self.stop_found {
+            let (x, y, carrier) = self.queue[next];
+            next += 1;
+            self.and_rule(x, y, carrier);
+            self.and_rule(y, x, carrier);
+        }
+    }
+
+    /// Combines the new full(end, middle, carrier) with every full(middle, other).
+    fn and_rule(&mut self, end: u8, middle: u8, carrier: u128) {
+        // No AND over an edge (as in Benzene's default): it would join every pair of cells
+        // near the edge and multiply the work for little gain.
+        if middle == FIRST_EDGE || middle == SECOND_EDGE {
+            return;
+        }
+        let end_bit = self.nodes[end as usize].cell_bit;
+        let middle_bit = self.nodes[middle as usize].cell_bit;
+        let partner_count = self.full_partners[middle as usize].len();
+        for partner_index in 0..partner_count {
+            let (other, slot) = self.full_partners[middle as usize][partner_index];
+            if other == end {
+                continue;
+            }
+            let other_bit = self.nodes[other as usize].cell_bit;
+            if carrier & other_bit != 0 {
+                continue;
+            }
+            // By index: adding connections below may move `self.pairs`, never this pair's
+            // fulls (end != middle).
+            let slot = slot as usize;
+            for i in 0..self.pairs[slot].full_count as usize {
+                let other_carrier = self.pairs[slot].fulls[i];
+                if other_carrier & carrier != 0 || other_carrier & end_bit != 0 {
+                    continue;
+                }
+                if middle_bit == 0 {
+                    self.add_full(end, other, carrier | other_carrier);
+                } else {
+                    let key = middle_bit.trailing_zeros() as u8;
+                    self.add_semi(end, other, carrier | other_carrier | middle_bit, key);
+                }
+                if self.stop_found {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Records full(a, b, carrier) unless a known full's carrier is a subset of it; drops the
+    /// known fulls it improves on.
+    fn add_full(&mut self, a: u8, b: u8, carrier: u128) {
+        let limit = self.limits.fulls_per_pair;
+        let slot = self.pair_mut(a, b);
+        let pair = &mut self.pairs[slot];
+        let count = pair.full_count as usize;
+        if pair.fulls[..count].iter().any(|&known| known & !carrier == 0) {
+            return;
+        }
+        let mut kept = 0;
+        for i in 0..count {
+            if carrier & !pair.fulls[i] != 0 {
+                pair.fulls[kept] = pair.fulls[i];
+                kept += 1;
+            }
+        }
+        if kept >= limit {
+            pair.full_count = kept as u8;
+            return;
+        }
+        pair.fulls[kept] = carrier;
+        pair.full_count = kept as u8 + 1;
+        // Semis no smaller than this full are useless now.
+        let mut semis_kept = 0;
+        for i in 0..pair.semi_count as usize {
+            if carrier & !pair.semis[i] != 0 {
+                pair.semis[semis_kept] = pair.semis[i];
+                pair.keys[semis_kept] = pair.keys[i];
+                semis_kept += 1;
+            }
+        }
+        pair.semi_count = semis_kept as u8;
+        if count == 0 {
+            self.full_partners[a as usize].push((b, slot as u32));
+            self.full_partners[b as usize].push((a, slot as u32));
+        }
+        self.queue.push((a, b, carrier));
+        if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_full {
+            self.stop_found = true;
+        }
+    }
+
+    /// Records semi(a, b, carrier, key) (key: a cell index) and applies the OR rule with the known semis of the pair.
+    fn add_semi(&mut self, a: u8, b: u8, carrier: u128, key: u8) {
+        let limits = self.limits;
+        let slot = self.pair_mut(a, b);
+        let pair = &mut self.pairs[slot];
+        let count = pair.semi_count as usize;
+        if pair.fulls[..pair.full_count as usize].iter().any(|&full| full & !carrier == 0)
+            || pair.semis[..count].iter().any(|&known| known & !carrier == 0)
+        {
+            return;
+        }
+        // 1. OR rule: subsets of the known semis that, with the new one, have an empty
+        //    intersection. Each combination must shrink the intersection, which keeps the
+        //    enumeration small.
+        self.or_scratch.clear();
+        or_combinations(&pair.semis[..count], 0, carrier, carrier, 1, limits.semis_per_or, &mut self.or_scratch);
+        // 2. Store the semi, dropping the known ones it improves on.
+        let pair = &mut self.pairs[slot];
+        let mut kept = 0;
+        for i in 0..count {
+            if carrier & !pair.semis[i] != 0 {
+                pair.semis[kept] = pair.semis[i];
+                pair.keys[kept] = pair.keys[i];
+                kept += 1;
+            }
+        }
+        // The edge pair keeps every semi it can: each one may shrink the must-play region.
+        let semi_limit =
+            if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) { SEMI_CAPACITY } else { limits.semis_per_pair };
+        if kept < semi_limit {
+            pair.semis[kept] = carrier;
+            pair.keys[kept] = key;
+            kept += 1;
+        }
+        pair.semi_count = kept as u8;
+        if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_semi {
+            self.stop_found = true;
+            return;
+        }
+        for i in 0..self.or_scratch.len() {
+            let full = self.or_scratch[i];
+            self.add_full(a, b, full);
+            if self.stop_found {
+                return;
+            }
+        }
+    }
+}
+
+/// Appends to `out` the unions of `carrier`-containing sets of semis (with `intersection` and
+/// `union` so far, `used` of them) whose intersection is empty, using at most `max_used` semis.
+fn or_combinations(
+    semis: &[u128],
+    start: usize,
+    intersection: u128,
+    union: u128,
+    used: usize,
+    max_used: usize,
+    out: &mut Vec<u128>,
+) {
+    for i in start..semis.len() {
+        let narrowed = intersection & semis[i];
+        if narrowed == intersection {
+            continue;
+        }
+        if narrowed == 0 {
+            out.push(union | semis[i]);
+        } else if used + 1 < max_used {
+            or_combinations(semis, i + 1, narrowed, union | semis[i], used + 1, max_used, out);
+        }
+    }
+}
+
+/// The cell indices of `set`, in increasing order.
+fn iterate(set: u128) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let cell = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        Some(cell)
+    })
+}
+
+/// The cells of a `u128` set as a [`Bitboard`].
+fn to_bitboard(set: u128) -> Bitboard {
+    let mut board = Bitboard::default();
+    for cell in iterate(set) {
+        board.insert(cell);
+    }
+    board
+}
+
+/// What H-search says about the game in `position`, with default limits: `Some((winner,
+/// move))` when a player has a full connection between its edges (or has already connected
+/// them), or the side to move has a semi connection between its edges. The move is the side
+/// to move's winning move when the winner is on move (the semi's key; any cell of the carrier
+/// for a full), else `None`. `None` when nothing is decided or the board has more than
+/// [`MAX_VC_CELLS`] cells.
+pub fn decided(position: &Hex) -> Option<(Color, Option<Cell>)> {
+    if let Some(crate::games::Outcome::Win(winner)) = position.outcome() {
+        return Some((winner, None));
+    }
+    let geometry = BoardGeometry::of(position)?;
+    let stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let me = position.to_move();
+    let mut engine = VcEngine::new(geometry, VcLimits::default());
+    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
+    if let Some(carrier) = mine.full {
+        let cell = if carrier != 0 { carrier } else { empty };
+        return Some((me, Some(Cell(cell.trailing_zeros() as u16))));
+    }
+    if let Some((_, key)) = mine.semi {
+        return Some((me, Some(Cell(key as u16))));
+    }
+    let theirs = engine.edge_connections(me.opponent(), stones[me.opponent().index()], empty, false);
+    theirs.full.map(|_| (me.opponent(), None))
+}
+
+/// The cells the side to move must play in, or lose at once: the intersection of the carriers
+/// of the opponent's semi connections between its edges (default limits). `None` when H-search
+/// finds no such semi (no restriction), when the game is over or decided by a full connection,
+/// or when the board is too large. An empty set means every move loses.
+pub fn must_play(position: &Hex) -> Option<Bitboard> {
+    if position.outcome().is_some() {
+        return None;
+    }
+    let geometry = BoardGeometry::of(position)?;
+    let stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let opponent = position.to_move().opponent();
+    let mut engine = VcEngine::new(geometry, VcLimits::default());
+    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
+    if theirs.full.is_some() {
+        return None;
+    }
+    theirs.semi_intersection.map(to_bitboard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hex::{HexConfig, HexMove};
+    use crate::games::{GameConfig, Outcome};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use rustc_hash::FxHashMap;
+
+    /// The connection game of one claimed connection, played out exhaustively: the owner's
+    /// stones and the two ends stay, both players may only play inside the carrier, and the
+    /// owner wins when the ends are joined (the player's edges count as one stone each, as in
+    /// H-search).
+    struct ConnectionGame<'a> {
+        geometry: &'a BoardGeometry,
+        color: Color,
+        /// The owner's stones, plus the ends that are empty cells.
+        stones: u128,
+        from: u128,
+        to: u128,
+        carrier: u128,
+        memo: FxHashMap<(u128, u128), bool>,
+    }
+
+    impl ConnectionGame<'_> {
+        fn joined(&self, played: u128) -> bool {
+            let stones = self.stones | played;
+            let (first, second) = self.geometry.edges(self.color);
+            let mut reach = self.geometry.flood(self.from, stones);
+            loop {
+                let mut grown = reach;
+                for edge in [first, second] {
+                    if reach & edge != 0 {
+                        grown |= edge & stones;
+                    }
+                }
+                let grown = self.geometry.flood(grown, stones);
+                if grown == reach {
+                    return reach & self.to != 0;
+                }
+                reach = grown;
+            }
+        }
+
+        /// Whether the owner wins with `owner`'s and `opponent`'s carrier cells played, the
+        /// opponent to move (the owner answers at once in the recursion).
+        fn owner_wins_opponent_to_move(&mut self, owner: u128, opponent: u128) -> bool {
+            if self.joined(owner) {
+                return true;
+            }
+            if let Some(&known) = self.memo.get(&(owner, opponent)) {
+                return known;
+            }
+            let free = self.carrier & !owner & !opponent;
+            let wins = iterate(free).all(|intrusion| {
+                let opponent = opponent | 1 << intrusion;
+                let free = free & !(1 << intrusion);
+                self.joined(owner)
+                    || iterate(free).any(|answer| self.owner_wins_opponent_to_move(owner | 1 << answer, opponent))
+            });
+            // With a free carrier the opponent's `all` is vacuous only when nothing is left,
+            // and then the ends are not joined.
+            let wins = wins && free != 0;
+            self.memo.insert((owner, opponent), wins);
+            wins
+        }
+    }
+
+    fn end_cells(geometry: &BoardGeometry, color: Color, end: VcEnd) -> (u128, u128) {
+        let (first, second) = geometry.edges(color);
+        match end {
+            VcEnd::Edge(0) => (first, 0),
+            VcEnd::Edge(_) => (second, 0),
+            VcEnd::Group(stones) => (stones, 0),
+            VcEnd::Cell(cell) => (1 << cell, 1 << cell),
+        }
+    }
+
+    fn random_position(rng: &mut SmallRng, width: usize, height: usize, stones: usize) -> Hex {
+        let config = HexConfig::with_size(width, height).unwrap();
+        loop {
+            let mut position = Hex::new(&config);
+            let mut moves = Vec::new();
+            for _ in 0..stones {
+                moves.clear();
+                position.legal_moves(&mut moves);
+                if position.outcome().is_some() {
+                    break;
+                }
+                position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+            if position.outcome().is_none() {
+                return position;
+            }
+        }
+    }
+
+    #[test]
+    fn every_claimed_connection_holds_by_brute_force() {
+        let mut rng = SmallRng::seed_from_u64(23);
+        let (mut fulls, mut semis) = (0, 0);
+        for (width, height) in [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3)] {
+            for stones in 0..7 {
+                for _ in 0..4 {
+                    let position = random_position(&mut rng, width, height, stones);
+                    let geometry = BoardGeometry::of(&position).unwrap();
+                    let board_stones = geometry.stones_of(&position);
+                    let empty = geometry.all() & !(board_stones[0] | board_stones[1]);
+                    for color in [Color::Black, Color::White] {
+                        let own = board_stones[color.index()];
+                        let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
+                        for connection in engine.all_connections(color, own, empty) {
+                            let (from, from_extra) = end_cells(&geometry, color, connection.ends.0);
+                            let (to, to_extra) = end_cells(&geometry, color, connection.ends.1);
+                            let carrier = connection.carrier;
+                            assert_eq!(carrier & !empty, 0, "{connection:?}");
+                            assert_eq!(carrier & (from_extra | to_extra), 0, "{connection:?}");
+                            if carrier.count_ones() > 12 {
+                                continue;
+                            }
+                            let mut game = ConnectionGame {
+                                geometry: &geometry,
+                                color,
+                                stones: own | from_extra | to_extra,
+                                from,
+                                to,
+                                carrier,
+                                memo: FxHashMap::default(),
+                            };
+                            let holds = match connection.kind {
+                                VcKind::Full => {
+                                    fulls += 1;
+                                    game.owner_wins_opponent_to_move(0, 0)
+                                }
+                                VcKind::Semi(key) => {
+                                    semis += 1;
+                                    assert_ne!(carrier >> key & 1, 0);
+                                    game.owner_wins_opponent_to_move(1 << key, 0)
+                                }
+                            };
+                            assert!(holds, "{color:?} {connection:?} fails in\n{}", position.board_text());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fulls > 5000 && semis > 2000, "{fulls} fulls, {semis} semis checked");
+    }
+
+    /// Plain memoised minimax over the rules module: does the side to move win?
+    fn minimax(position: &Hex, memo: &mut FxHashMap<u64, bool>) -> bool {
+        if let Some(Outcome::Win(winner)) = position.outcome() {
+            return winner == position.to_move();
+        }
+        if let Some(&known) = memo.get(&position.hash()) {
+            return known;
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let wins = moves.iter().any(|&mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            !minimax(&child, memo)
+        });
+        memo.insert(position.hash(), wins);
+        wins
+    }
+
+    #[test]
+    fn decided_and_must_play_agree_with_minimax() {
+        let mut rng = SmallRng::seed_from_u64(29);
+        let (mut decided_count, mut restricted_count) = (0, 0);
+        for (width, height) in [(3, 3), (4, 4), (4, 3), (5, 4)] {
+            let mut memo = FxHashMap::default();
+            let min_stones = if width * height > 16 { 8 } else { 0 };
+            for stones in min_stones..width * height {
+                for _ in 0..6 {
+                    let position = random_position(&mut rng, width, height, stones);
+                    let me = position.to_move();
+                    let mover_wins = minimax(&position, &mut memo);
+                    if let Some((winner, mv)) = decided(&position) {
+                        decided_count += 1;
+                        assert_eq!(winner == me, mover_wins, "{winner:?}\n{}", position.board_text());
+                        if winner == me {
+                            let mut child = position.clone();
+                            child.play(HexMove::Cell(mv.unwrap())).unwrap();
+                            assert!(!minimax(&child, &mut memo), "{mv:?}\n{}", position.board_text());
+                        }
+                    }
+                    if let Some(region) = must_play(&position) {
+                        restricted_count += 1;
+                        let mut moves = Vec::new();
+                        position.legal_moves(&mut moves);
+                        for mv in moves {
+                            let HexMove::Cell(cell) = mv else { continue };
+                            if !region.contains(cell.0 as usize) {
+                                let mut child = position.clone();
+                                child.play(mv).unwrap();
+                                assert!(
+                                    minimax(&child, &mut memo),
+                                    "{mv:?} outside {region:?}\n{}",
+                                    position.board_text()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided_count > 100 && restricted_count > 30, "{decided_count} decided, {restricted_count} restricted");
+    }
+
+    #[test]
+    fn finds_the_bridge_the_edge_templates_and_the_ziggurat() {
+        let config = HexConfig::with_size(5, 5).unwrap();
+        let at = |text: &str| match Hex::new(&config).parse_move(text).unwrap() {
+            HexMove::Cell(cell) => cell,
+            HexMove::Swap => unreachable!(),
+        };
+        // A lone stone on the third row reaches each edge through a ziggurat (8 empty cells,
+        // the smallest carrier), so the centre of 5x5 is fully connected, White to move.
+        let mut centre = Hex::from_stones(&config, &[at("c3")], &[]).unwrap();
+        centre.give_turn_to(Color::White).unwrap();
+        assert_eq!(decided(&centre), Some((Color::Black, None)));
+        let geometry = BoardGeometry::of(&centre).unwrap();
+        let stones = geometry.stones_of(&centre);
+        let empty = geometry.all() & !stones[0];
+        let mut engine = VcEngine::new(geometry, VcLimits::default());
+        let connections = engine.all_connections(Color::Black, stones[0], empty);
+        let smallest_to_top = connections
+            .iter()
+            .filter(|c| c.kind == VcKind::Full && c.ends == (VcEnd::Edge(0), VcEnd::Group(stones[0])))
+            .map(|c| c.carrier.count_ones())
+            .min();
+        assert_eq!(smallest_to_top, Some(8));
+        // Two stones a bridge apart: carrier = their two common neighbours.
+        let bridge = [at("b2"), at("c3")].map(|cell| 1u128 << cell.0);
+        let bridged = Hex::from_stones(&config, &[at("b2"), at("c3")], &[]).unwrap();
+        let stones = engine.geometry().stones_of(&bridged);
+        let empty = engine.geometry().all() & !stones[0];
+        let connections = engine.all_connections(Color::Black, stones[0], empty);
+        let common = 1u128 << at("c2").0 | 1u128 << at("b3").0;
+        assert!(connections.iter().any(|c| c.kind == VcKind::Full
+            && c.ends == (VcEnd::Group(bridge[0]), VcEnd::Group(bridge[1]))
+            && c.carrier == common));
+        // Second-row edge template: b2 joins the top through b1 and c1.
+        assert!(connections.iter().any(|c| c.kind == VcKind::Full
+            && c.ends == (VcEnd::Edge(0), VcEnd::Group(bridge[0]))
+            && c.carrier == (1u128 << at("b1").0 | 1u128 << at("c1").0)));
+        // Blocked by White on c2, the bridge is only a semi connection with key b3.
+        let mut cut = Hex::from_stones(&config, &[at("b2"), at("c3")], &[at("c2")]).unwrap();
+        cut.give_turn_to(Color::Black).unwrap();
+        let stones = engine.geometry().stones_of(&cut);
+        let empty = engine.geometry().all() & !(stones[0] | stones[1]);
+        let connections = engine.all_connections(Color::Black, stones[0], empty);
+        assert!(connections.iter().any(|c| c.kind == VcKind::Semi(at("b3").0 as usize)
+            && c.ends == (VcEnd::Group(bridge[0]), VcEnd::Group(bridge[1]))));
+        assert!(
+            !connections
+                .iter()
+                .any(|c| c.kind == VcKind::Full && c.ends == (VcEnd::Group(bridge[0]), VcEnd::Group(bridge[1])))
+        );
+    }
+
+    #[test]
+    fn large_boards_and_finished_games_are_not_analysed() {
+        let big = Hex::new(&HexConfig::with_size(12, 11).unwrap());
+        assert_eq!(decided(&big), None);
+        assert_eq!(must_play(&big), None);
+        let mut config = HexConfig::default();
+        config.set_size(2, 2).unwrap();
+        let mut won = Hex::new(&config);
+        for text in ["a1", "b1", "a2"] {
+            won.play(won.parse_move(text).unwrap()).unwrap();
+        }
+        assert_eq!(decided(&won), Some((Color::Black, None)));
+        assert_eq!(must_play(&won), None);
+    }
+}
