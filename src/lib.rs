@@ -5,3 +5,4 @@
 //! → [`games`] / [`search`] → result → [`protocol`] (format) → bytes.
 
 pub mod games;
+pub mod solvers;
