@@ -7,6 +7,7 @@
 
 pub mod connect4;
 pub mod mnk;
+pub mod nogo;
 
 use std::fmt;
 use std::hash::Hash;

@@ -28,7 +28,7 @@ pub fn is_supported(width: usize, height: usize) -> bool {
     width * (height + 1) <= 64
 }
 
-/// Default transposition table size: 2^23 entries of 9 bytes (72 MiB).
+/// Default transposition table size: 2^23 entries of 8 bytes (64 MiB).
 pub const DEFAULT_TABLE_LOG2: u32 = 23;
 
 /// How many nodes pass between two looks at the stop flag.
@@ -253,57 +253,66 @@ impl Board {
     }
 }
 
-/// Transposition table: full keys (so answers stay exact) and one byte of bound per entry.
+/// Transposition table of one `u64` per entry, exact although it keeps only part of each key:
+/// the key is first multiplied by an odd constant (a bijection on `u64`), the top `log2` bits of
+/// the product choose the slot and the remaining low bits are stored with the bound byte, so slot
+/// and stored bits together determine the key.
 struct TranspositionTable {
-    keys: Vec<u64>,
-    bounds: Vec<u8>,
+    entries: Vec<u64>,
+    /// `64 - log2`: the number of product bits stored.
     shift: u32,
 }
 
-/// Scores lie within ±32 on every supported board (at most 56 free cells).
+/// Scores lie within ±32 on every supported board (at most 56 free cells). A bound byte is 0 for
+/// an empty entry, `score + SCORE_OFFSET` for an upper bound and that plus `LOWER_BOUND_BASE` for
+/// a lower bound.
 const SCORE_OFFSET: i32 = 33;
 const LOWER_BOUND_BASE: i32 = 2 * SCORE_OFFSET;
+const KEY_MIXER: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl TranspositionTable {
     fn new(log2: u32) -> TranspositionTable {
-        let size = 1usize << log2;
         TranspositionTable {
-            keys: vec![0; size],
-            bounds: vec![0; size],
+            entries: vec![0; 1 << log2],
             shift: 64 - log2,
         }
     }
 
     fn clear(&mut self) {
-        self.keys.fill(0);
-        self.bounds.fill(0);
+        self.entries.fill(0);
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    /// The slot of `key` and the bits stored to recognise it.
+    fn slot_and_tag(&self, key: u64) -> (usize, u64) {
+        let mixed = key.wrapping_mul(KEY_MIXER);
+        (
+            (mixed >> self.shift) as usize,
+            mixed & ((1 << self.shift) - 1),
+        )
     }
 
     fn store_upper(&mut self, key: u64, score: i32) {
-        self.store(key, (score + SCORE_OFFSET) as u8);
+        self.store(key, (score + SCORE_OFFSET) as u64);
     }
 
     fn store_lower(&mut self, key: u64, score: i32) {
-        self.store(key, (score + SCORE_OFFSET + LOWER_BOUND_BASE) as u8);
+        self.store(key, (score + SCORE_OFFSET + LOWER_BOUND_BASE) as u64);
     }
 
-    fn store(&mut self, key: u64, bound: u8) {
-        let slot = self.slot(key);
-        self.keys[slot] = key;
-        self.bounds[slot] = bound;
+    /// Always replaces: the newest bound is the most likely to be needed again.
+    fn store(&mut self, key: u64, bound: u64) {
+        let (slot, tag) = self.slot_and_tag(key);
+        self.entries[slot] = tag << 8 | bound;
     }
 
     /// `(lower, upper)` bounds known for `key`, either may be absent.
     fn get(&self, key: u64) -> (Option<i32>, Option<i32>) {
-        let slot = self.slot(key);
-        if self.keys[slot] != key || self.bounds[slot] == 0 {
+        let (slot, tag) = self.slot_and_tag(key);
+        let entry = self.entries[slot];
+        let bound = (entry & 0xff) as i32;
+        if bound == 0 || entry >> 8 != tag {
             return (None, None);
         }
-        let bound = self.bounds[slot] as i32;
         if bound >= LOWER_BOUND_BASE {
             (Some(bound - LOWER_BOUND_BASE - SCORE_OFFSET), None)
         } else {
@@ -540,7 +549,7 @@ impl Solver {
         // 1. Count the node and honour the limits.
         self.nodes += 1;
         if self.nodes >= self.node_limit
-            || (self.nodes % STOP_CHECK_INTERVAL == 0
+            || (self.nodes.is_multiple_of(STOP_CHECK_INTERVAL)
                 && limits.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)))
         {
             return Err(Aborted);
