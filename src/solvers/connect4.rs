@@ -627,6 +627,8 @@ pub struct TestLineResult {
     pub moves: String,
     pub expected: i32,
     pub score: i32,
+    /// A move reaching the score, when the run was asked to find one.
+    pub best_move: Option<Column>,
     pub nodes: u64,
     pub time: Duration,
 }
@@ -687,14 +689,18 @@ impl std::fmt::Display for TestSetReport {
 
 /// Solves every `moves score` line of a Pons test set (1-based column digits from the empty
 /// board of `config`, then the expected score), clearing the table before each line and timing
-/// the solve alone, as Pons' benchmark does. `on_line` sees each solved line as it finishes (for
-/// progress output). Malformed lines, illegal move strings and finished games are reported in
+/// the solve alone, as Pons' benchmark does. With `find_best_move` each line also gets a move
+/// reaching its score (by [`Solver::solve`]; the nodes and time then include that search);
+/// without it only the score is computed (by [`Solver::score`], the figures Pons reports).
+/// `on_line` sees each solved line as it finishes (for progress output). Malformed lines, illegal
+/// move strings, finished games and solves cut by `limits` are reported in
 /// [`TestSetReport::rejected`], never panicked on. Blank lines are skipped.
 pub fn run_test_set(
     text: &str,
     config: &Connect4Config,
     solver: &mut Solver,
     limits: &SolveLimits,
+    find_best_move: bool,
     mut on_line: impl FnMut(&TestLineResult),
 ) -> TestSetReport {
     let mut report = TestSetReport::default();
@@ -703,16 +709,9 @@ pub fn run_test_set(
         if line.trim().is_empty() {
             continue;
         }
-        match solve_test_line(line, config, solver, limits) {
-            Ok((moves, expected, score, nodes, time)) => {
-                let result = TestLineResult {
-                    line_number,
-                    moves,
-                    expected,
-                    score,
-                    nodes,
-                    time,
-                };
+        match solve_test_line(line, config, solver, limits, find_best_move) {
+            Ok(mut result) => {
+                result.line_number = line_number;
                 on_line(&result);
                 report.solved.push(result);
             }
@@ -727,7 +726,8 @@ fn solve_test_line(
     config: &Connect4Config,
     solver: &mut Solver,
     limits: &SolveLimits,
-) -> Result<(String, i32, i32, u64, Duration), String> {
+    find_best_move: bool,
+) -> Result<TestLineResult, String> {
     let mut fields = line.split_whitespace();
     let (Some(moves), Some(expected), None) = (fields.next(), fields.next(), fields.next()) else {
         return Err(format!("expected `moves score`, got {line:?}"));
@@ -747,10 +747,27 @@ fn solve_test_line(
     }
     solver.clear();
     let start = Instant::now();
-    let (score, nodes) = solver
-        .score(&position, limits)
-        .map_err(|error| error.to_string())?;
-    Ok((moves.to_string(), expected, score, nodes, start.elapsed()))
+    let (score, best_move, nodes) = if find_best_move {
+        let result = solver
+            .solve(&position, limits)
+            .map_err(|error| error.to_string())?;
+        (result.score, Some(result.best_move), result.nodes)
+    } else {
+        let (score, nodes) = solver
+            .score(&position, limits)
+            .map_err(|error| error.to_string())?;
+        (score, None, nodes)
+    };
+    let time = start.elapsed();
+    Ok(TestLineResult {
+        line_number: 0,
+        moves: moves.to_string(),
+        expected,
+        score,
+        best_move,
+        nodes,
+        time,
+    })
 }
 
 #[cfg(test)]
@@ -795,21 +812,32 @@ mod tests {
         best
     }
 
+    /// Solves the 20 lines of `text` with best moves, checks every score, and checks that each
+    /// best move reaches the score (the reply position scores its negation).
     fn check_test_set(text: &str) {
+        let classic = Connect4Config::default();
         let mut solver = Solver::new(20);
-        let report = run_test_set(
-            text,
-            &Connect4Config::default(),
-            &mut solver,
-            &SolveLimits::default(),
-            |_| {},
-        );
+        let limits = SolveLimits::default();
+        let report = run_test_set(text, &classic, &mut solver, &limits, true, |_| {});
         assert!(report.rejected.is_empty(), "{report}");
         assert_eq!(report.solved.len(), 20);
         for line in &report.solved {
             assert_eq!(
                 line.score, line.expected,
                 "line {}: {}",
+                line.line_number, line.moves
+            );
+            let mut position = position_after(&classic, &line.moves);
+            let free = position.free_cells() as i32;
+            position.play(line.best_move.unwrap()).unwrap();
+            let reached = match position.outcome() {
+                Some(Outcome::Win(_)) => (free + 1) / 2,
+                Some(Outcome::Draw) => 0,
+                None => -solver.score(&position, &limits).unwrap().0,
+            };
+            assert_eq!(
+                reached, line.score,
+                "best move of line {}: {}",
                 line.line_number, line.moves
             );
         }
@@ -1004,12 +1032,30 @@ mod tests {
             &Connect4Config::default(),
             &mut solver,
             &SolveLimits::default(),
+            false,
             |_| {},
         );
         assert_eq!(report.solved.len(), 2);
         assert_eq!(report.correct(), 2);
         let rejected: Vec<usize> = report.rejected.iter().map(|(line, _)| *line).collect();
         assert_eq!(rejected, vec![3, 4, 5, 6, 7]);
+    }
+
+    /// Solves the empty 7x6 board: the first player wins with the last of his 21 pieces, score 1
+    /// (Allis, Allen; Pons' solver agrees). Minutes of work: run with
+    /// `cargo test --release --lib solvers::connect4::tests::empty_board -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "minutes of work"]
+    fn empty_board() {
+        let mut solver = Solver::new(DEFAULT_TABLE_LOG2);
+        let start = Instant::now();
+        let empty = Connect4::new(&Connect4Config::default());
+        let (score, nodes) = solver.score(&empty, &SolveLimits::default()).unwrap();
+        println!(
+            "empty 7x6: score {score}, {nodes} nodes, {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+        assert_eq!(score, 1);
     }
 
     /// Prints mean time and nodes for Pons' full sets when they are present (../shared/data).
@@ -1041,6 +1087,7 @@ mod tests {
                 &Connect4Config::default(),
                 &mut solver,
                 &SolveLimits::default(),
+                false,
                 |_| {},
             );
             println!("{name} (first {lines}): {report}");
