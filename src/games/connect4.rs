@@ -135,8 +135,11 @@ pub struct Column(pub u8);
 /// What one cell of the board holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellState {
+    /// Free: a piece may still land here.
     Empty,
+    /// Blocked by the variant: never holds a piece.
     Blocked,
+    /// Holds a piece of this colour.
     Stone(Color),
 }
 

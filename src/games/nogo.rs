@@ -67,27 +67,29 @@ impl GameConfig for NoGoConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point(pub u16);
 
-/// Pseudo-liberty statistics of one group (see the module documentation).
+/// Pseudo-liberty statistics of one group (see the module documentation). On a 25x25 board a
+/// group has at most 2,500 pseudo-liberties of index below 625, so the sum stays below 1.6e6
+/// and the sum of squares below 1e9: `u16` and `u32` suffice and keep the position small.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Liberties {
-    count: u32,
-    sum: u64,
-    sum_of_squares: u64,
+    count: u16,
+    sum: u32,
+    sum_of_squares: u32,
 }
 
 impl Liberties {
-    fn add(&mut self, cell: usize, times: u32) {
-        let cell = cell as u64;
-        self.count += times;
-        self.sum += times as u64 * cell;
-        self.sum_of_squares += times as u64 * cell * cell;
+    fn add(&mut self, cell: usize) {
+        let cell = cell as u32;
+        self.count += 1;
+        self.sum += cell;
+        self.sum_of_squares += cell * cell;
     }
 
-    fn remove(&mut self, cell: usize, times: u32) {
-        let cell = cell as u64;
-        self.count -= times;
-        self.sum -= times as u64 * cell;
-        self.sum_of_squares -= times as u64 * cell * cell;
+    fn remove(&mut self, cell: usize) {
+        let cell = cell as u32;
+        self.count -= 1;
+        self.sum -= cell;
+        self.sum_of_squares -= cell * cell;
     }
 
     fn merge(&mut self, other: Liberties) {
@@ -96,12 +98,11 @@ impl Liberties {
         self.sum_of_squares += other.sum_of_squares;
     }
 
-    /// Whether `cell` is the group's only liberty (every pseudo-liberty equals `cell`).
+    /// Whether `cell` is the group's only liberty (every pseudo-liberty equals `cell`): the sum
+    /// is `count * cell` and, by the equality case of Cauchy-Schwarz, all terms are equal.
     fn only(&self, cell: usize) -> bool {
-        let count = self.count as u64;
-        count > 0
-            && self.sum == count * cell as u64
-            && self.sum * self.sum == count * self.sum_of_squares
+        let (count, sum) = (self.count as u64, self.sum as u64);
+        count > 0 && sum == count * cell as u64 && sum * sum == count * self.sum_of_squares as u64
     }
 }
 
@@ -238,7 +239,7 @@ impl NoGo {
         //    the stone is still its own root).
         for &neighbour in neighbours.iter().take_while(|&&n| n != NO_CELL) {
             if self.color_at(neighbour as usize).is_none() {
-                self.liberties[cell].add(neighbour as usize, 1);
+                self.liberties[cell].add(neighbour as usize);
             }
         }
         // 2. Every adjacent stone's group loses `cell` as a pseudo-liberty; own groups merge.
@@ -246,7 +247,7 @@ impl NoGo {
             let neighbour = neighbour as usize;
             if let Some(owner) = self.color_at(neighbour) {
                 let root = self.group[neighbour] as usize;
-                self.liberties[root].remove(cell, 1);
+                self.liberties[root].remove(cell);
                 if owner == color {
                     self.merge(self.group[cell] as usize, root);
                 }

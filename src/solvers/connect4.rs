@@ -624,18 +624,24 @@ impl Solver {
 pub struct TestLineResult {
     /// 1-based line number in the file.
     pub line_number: usize,
+    /// The move string as read (1-based column digits).
     pub moves: String,
+    /// The score the file gives.
     pub expected: i32,
+    /// The score found.
     pub score: i32,
     /// A move reaching the score, when the run was asked to find one.
     pub best_move: Option<Column>,
+    /// Nodes visited.
     pub nodes: u64,
+    /// Wall-clock time of the solve alone.
     pub time: Duration,
 }
 
 /// The result of a whole test set.
 #[derive(Clone, Debug, Default)]
 pub struct TestSetReport {
+    /// Every line solved, in file order.
     pub solved: Vec<TestLineResult>,
     /// Lines that could not be read or solved: (1-based line number, reason).
     pub rejected: Vec<(usize, String)>,
