@@ -751,6 +751,28 @@ mod tests {
         assert_eq!(big.outcome(), Some(outcome));
     }
 
+    /// Prints the playout rate on the empty 7x6 board. Run with
+    /// `cargo test --release --lib games::connect4::tests::playout_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "measurement, prints only"]
+    fn playout_speed() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let start = std::time::Instant::now();
+        let count = 1_000_000;
+        let mut black_wins = 0;
+        for _ in 0..count {
+            let mut position = classic();
+            if position.playout(&mut rng) == Outcome::Win(Color::Black) {
+                black_wins += 1;
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{:.0} playouts/s, Black won {black_wins} of {count}",
+            count as f64 / seconds
+        );
+    }
+
     #[test]
     fn board_text_shows_pieces_and_blocked_cells() {
         let mut position = with_blocked(4, 4, "b1");

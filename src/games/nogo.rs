@@ -661,6 +661,28 @@ mod tests {
         assert_eq!(moves.len(), 625);
     }
 
+    /// Prints the playout rate on the empty 9x9 board. Run with
+    /// `cargo test --release --lib games::nogo::tests::playout_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "measurement, prints only"]
+    fn playout_speed() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let start = std::time::Instant::now();
+        let count = 100_000;
+        let mut black_wins = 0;
+        for _ in 0..count {
+            let mut position = board(9);
+            if position.playout(&mut rng) == Outcome::Win(Color::Black) {
+                black_wins += 1;
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{:.0} playouts/s, Black won {black_wins} of {count}",
+            count as f64 / seconds
+        );
+    }
+
     #[test]
     fn playouts_end_with_a_stuck_player_losing() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
