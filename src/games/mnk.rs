@@ -42,26 +42,12 @@ pub struct MnkConfig {
 impl MnkConfig {
     /// Tic-tac-toe: 3x3, three in a row; `misere` and `k` as parameters, sides 2 to 10.
     pub fn tictactoe() -> MnkConfig {
-        MnkConfig {
-            family: MnkFamily::TicTacToe,
-            width: 3,
-            height: 3,
-            k: 3,
-            misere: false,
-            exact: false,
-        }
+        MnkConfig { family: MnkFamily::TicTacToe, width: 3, height: 3, k: 3, misere: false, exact: false }
     }
 
     /// Freestyle Gomoku: 15x15, five or more in a row; `exact_five` as a parameter, sides 5 to 25.
     pub fn gomoku() -> MnkConfig {
-        MnkConfig {
-            family: MnkFamily::Gomoku,
-            width: 15,
-            height: 15,
-            k: 5,
-            misere: false,
-            exact: false,
-        }
+        MnkConfig { family: MnkFamily::Gomoku, width: 15, height: 15, k: 5, misere: false, exact: false }
     }
 
     pub fn family(&self) -> MnkFamily {
@@ -97,9 +83,7 @@ impl GameConfig for MnkConfig {
 
     fn params(&self) -> Vec<Param> {
         match self.family {
-            MnkFamily::TicTacToe => {
-                vec![Param::int("k", self.k), Param::bool("misere", self.misere)]
-            }
+            MnkFamily::TicTacToe => vec![Param::int("k", self.k), Param::bool("misere", self.misere)],
             MnkFamily::Gomoku => vec![Param::bool("exact_five", self.exact)],
         }
     }
@@ -151,9 +135,7 @@ impl Mnk {
     /// The stone on `cell`, if any.
     pub fn stone_at(&self, cell: Cell) -> Option<Color> {
         let index = cell.0 as usize;
-        [Color::Black, Color::White]
-            .into_iter()
-            .find(|c| bit(&self.stones[c.index()], index))
+        [Color::Black, Color::White].into_iter().find(|c| bit(&self.stones[c.index()], index))
     }
 
     /// The cell at zero-based `(column, row from the bottom)`.
@@ -162,10 +144,7 @@ impl Mnk {
     }
 
     fn coordinates(&self, cell: Cell) -> (usize, usize) {
-        (
-            cell.0 as usize % self.width(),
-            cell.0 as usize / self.width(),
-        )
+        (cell.0 as usize % self.width(), cell.0 as usize / self.width())
     }
 
     fn in_board(&self, cell: Cell) -> bool {
@@ -208,11 +187,7 @@ impl Mnk {
         self.hash ^= ZOBRIST[color.index() * MAX_CELLS + index];
         self.empties -= 1;
         self.outcome = if self.makes_line(color, cell) {
-            Some(Outcome::Win(if self.misere {
-                color.opponent()
-            } else {
-                color
-            }))
+            Some(Outcome::Win(if self.misere { color.opponent() } else { color }))
         } else if self.empties == 0 {
             Some(Outcome::Draw)
         } else {
@@ -233,11 +208,7 @@ impl Mnk {
 
     /// The hash recomputed from the stones, for checking the incremental one.
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut hash = if self.to_move == Color::White {
-            ZOBRIST[WHITE_TO_MOVE_KEY]
-        } else {
-            0
-        };
+        let mut hash = if self.to_move == Color::White { ZOBRIST[WHITE_TO_MOVE_KEY] } else { 0 };
         for index in 0..self.width() * self.height() {
             for color in [Color::Black, Color::White] {
                 if bit(&self.stones[color.index()], index) {
@@ -286,11 +257,7 @@ impl Game for Mnk {
             if base >= cells {
                 break;
             }
-            let valid = if cells - base >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << (cells - base)) - 1
-            };
+            let valid = if cells - base >= 64 { u64::MAX } else { (1u64 << (cells - base)) - 1 };
             let mut empty = !(black | white) & valid;
             while empty != 0 {
                 out.push(Cell((base + empty.trailing_zeros() as usize) as u16));
@@ -438,9 +405,7 @@ mod tests {
         // 5,328 after six, 47,952 after seven, 72,576 after eight and 127,872 after nine. Each
         // running sequence has 9 - d continuations, so perft(d + 1) = (perft(d) - ended(d)) * (9 - d).
         let start = tictactoe();
-        let expected = [
-            1, 9, 72, 504, 3_024, 15_120, 54_720, 148_176, 200_448, 127_872, 0,
-        ];
+        let expected = [1, 9, 72, 504, 3_024, 15_120, 54_720, 148_176, 200_448, 127_872, 0];
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(perft(&start, depth as u32), count, "depth {depth}");
         }
@@ -457,15 +422,8 @@ mod tests {
         for moves in games {
             let mut position = tictactoe();
             play_all(&mut position, moves);
-            assert_eq!(
-                position.outcome(),
-                Some(Outcome::Win(Color::Black)),
-                "{moves:?}"
-            );
-            assert_eq!(
-                position.play(position.parse_move("c2").unwrap()),
-                Err(crate::games::PlayError::GameOver)
-            );
+            assert_eq!(position.outcome(), Some(Outcome::Win(Color::Black)), "{moves:?}");
+            assert_eq!(position.play(position.parse_move("c2").unwrap()), Err(crate::games::PlayError::GameOver));
             let mut moves_after = Vec::new();
             position.legal_moves(&mut moves_after);
             assert!(moves_after.is_empty());
@@ -484,10 +442,7 @@ mod tests {
     #[test]
     fn full_board_without_a_line_is_a_draw() {
         let mut position = tictactoe();
-        play_all(
-            &mut position,
-            &["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"],
-        );
+        play_all(&mut position, &["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]);
         assert_eq!(position.outcome(), Some(Outcome::Draw));
         assert_eq!(position.score_text().as_deref(), Some("0"));
     }
@@ -498,20 +453,10 @@ mod tests {
         config.set_param("exact_five", "1").unwrap();
         let mut position = Mnk::new(&config);
         // Black builds a1..d1 and f1, then fills e1: six in a row, not a win.
-        play_all(
-            &mut position,
-            &[
-                "a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3", "f1", "f3", "e1",
-            ],
-        );
+        play_all(&mut position, &["a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3", "f1", "f3", "e1"]);
         assert_eq!(position.outcome(), None);
         let mut freestyle = Mnk::new(&MnkConfig::gomoku());
-        play_all(
-            &mut freestyle,
-            &[
-                "a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3", "f1", "f3", "e1",
-            ],
-        );
+        play_all(&mut freestyle, &["a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3", "f1", "f3", "e1"]);
         assert_eq!(freestyle.outcome(), Some(Outcome::Win(Color::Black)));
     }
 
@@ -540,10 +485,7 @@ mod tests {
         assert_eq!(position.to_move(), Color::Black);
         assert_eq!(position.hash(), position.hash_from_scratch());
         let before = position.clone();
-        assert_eq!(
-            position.play_as(Color::Black, Cell(4)),
-            Err(crate::games::PlayError::Illegal)
-        );
+        assert_eq!(position.play_as(Color::Black, Cell(4)), Err(crate::games::PlayError::Illegal));
         assert_eq!(position, before);
     }
 

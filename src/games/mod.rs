@@ -162,27 +162,15 @@ pub struct Param {
 
 impl Param {
     pub fn bool(name: &'static str, value: bool) -> Param {
-        Param {
-            name,
-            kind: ParamKind::Bool,
-            value: if value { "1" } else { "0" }.to_string(),
-        }
+        Param { name, kind: ParamKind::Bool, value: if value { "1" } else { "0" }.to_string() }
     }
 
     pub fn int(name: &'static str, value: impl fmt::Display) -> Param {
-        Param {
-            name,
-            kind: ParamKind::Int,
-            value: value.to_string(),
-        }
+        Param { name, kind: ParamKind::Int, value: value.to_string() }
     }
 
     pub fn string(name: &'static str, value: impl Into<String>) -> Param {
-        Param {
-            name,
-            kind: ParamKind::String,
-            value: value.into(),
-        }
+        Param { name, kind: ParamKind::String, value: value.into() }
     }
 }
 
@@ -403,27 +391,17 @@ pub const GO_COLUMN_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 /// # Errors
 /// [`MoveError::Syntax`] when the text is not a vertex, [`MoveError::OffBoard`] when it lies
 /// outside `width` x `height`.
-pub fn parse_go_vertex(
-    text: &str,
-    width: usize,
-    height: usize,
-) -> Result<(usize, usize), MoveError> {
+pub fn parse_go_vertex(text: &str, width: usize, height: usize) -> Result<(usize, usize), MoveError> {
     let bytes = text.as_bytes();
     let Some((&letter, digits)) = bytes.split_first() else {
         return Err(MoveError::Syntax);
     };
     let letter = letter.to_ascii_uppercase();
-    let column = GO_COLUMN_LETTERS
-        .iter()
-        .position(|&c| c == letter)
-        .ok_or(MoveError::Syntax)?;
+    let column = GO_COLUMN_LETTERS.iter().position(|&c| c == letter).ok_or(MoveError::Syntax)?;
     if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
         return Err(MoveError::Syntax);
     }
-    let row: usize = std::str::from_utf8(digits)
-        .map_err(|_| MoveError::Syntax)?
-        .parse()
-        .map_err(|_| MoveError::Syntax)?;
+    let row: usize = std::str::from_utf8(digits).map_err(|_| MoveError::Syntax)?.parse().map_err(|_| MoveError::Syntax)?;
     if row == 0 || row > height || column >= width {
         return Err(MoveError::OffBoard);
     }
