@@ -227,7 +227,7 @@ impl<G: Game> GameState<G> {
             elapsed: result.elapsed,
             value: best.map_or(0.5, |stats| stats.value),
             proof: result.root_proof,
-            pv: best.map(|stats| stats.pv.iter().map(|&m| position.format_move(m)).collect()).unwrap_or_default(),
+            pv: best.map(|stats| format_line(position, &stats.pv)).unwrap_or_default(),
         }
     }
 }
@@ -435,8 +435,24 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
                 winrate,
                 prior,
                 lcb,
-                pv: stats.pv.iter().map(|&mv| position.format_move(mv)).collect(),
+                pv: format_line(position, &stats.pv),
             }
+        })
+        .collect()
+}
+
+/// A line of moves from `position`, each written in the position it is played in (a Connect
+/// Four column names a different cell as the column fills).
+fn format_line<G: Game>(position: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut current = position.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            let text = current.format_move(mv);
+            if current.is_legal(mv) {
+                current.play_unchecked(mv);
+            }
+            text
         })
         .collect()
 }

@@ -5,8 +5,10 @@
 //! size, misère, blocked cells, …) live in the game's [`GameConfig`], from which
 //! [`Game::new`] builds the start position.
 
+pub mod connect4;
 pub mod hex;
 pub mod mnk;
+pub mod nogo;
 pub mod reversi;
 
 use std::fmt;

@@ -1,6 +1,7 @@
 //! Exact and threat solvers. Each knows its game only through the game module's public API; the
 //! engine calls them through `ponder-solve`, at the root of a move, and as search hints.
 
+pub mod connect4;
 pub mod gomoku_vcf;
 pub mod hex_solver;
 pub mod hex_vc;

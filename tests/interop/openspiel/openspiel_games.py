@@ -97,6 +97,10 @@ class ColumnGame(GridGame):
         # A bare column letter is a move ponder accepts in Connect Four.
         return GO_LETTERS[action]
 
+    def from_gogui(self, text):
+        # ponder lists a move as its landing cell; the column letter names it here.
+        return text.strip().upper()[:1]
+
 
 def tictactoe(width, height, params):
     k = int(params.get("k", 3))
