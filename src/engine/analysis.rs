@@ -65,16 +65,29 @@ impl Session {
     ///
     /// # Errors
     /// `illegal move` when the requested side cannot be handed the turn; nothing was emitted.
-    pub fn run_analysis(&mut self, request: &AnalyzeRequest, emit: &mut dyn FnMut(&str)) -> Result<(), GtpError> {
+    ///
+    /// With `until_input` false (a caller without an input stream, such as [`Session::execute`])
+    /// the analysis instead stops at the `genmove` limits, since no line can ever end it.
+    pub fn run_analysis(
+        &mut self,
+        request: &AnalyzeRequest,
+        until_input: bool,
+        emit: &mut dyn FnMut(&str),
+    ) -> Result<(), GtpError> {
         let color = request.color.unwrap_or_else(|| self.game.to_move());
         let mut report = |moves: &[AnalysisMove]| {
             if !moves.is_empty() {
                 emit(&format_info_line(request.format, moves, request.max_moves));
             }
         };
-        self.signals.begin_search(true, true);
+        let limits = if until_input {
+            Limits::default()
+        } else {
+            Limits { stop_when_decided: false, ..self.settings.limits(None) }
+        };
+        self.signals.begin_search(until_input, until_input);
         let search = SearchRequest {
-            limits: Limits::default(),
+            limits,
             seed: self.settings.next_search_seed(),
             stop: self.signals.stop_flag(),
             progress: Some((request.interval, &mut report)),

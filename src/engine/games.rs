@@ -149,13 +149,14 @@ fn solve_connect4(position: &Connect4, context: &SolveContext) -> Option<String>
     }
 }
 
-/// In play: the solver decides whenever it finishes within the move's budget (measured here at
-/// roughly 2 M nodes/s); otherwise the search plays.
+/// In play: the solver decides whenever it finishes within the move's budget (a million nodes a
+/// second is a safe rate here; two seconds' worth without a time limit); otherwise the search
+/// plays.
 fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<Column> {
     if !connect4_solver::is_supported(position.width(), position.height()) {
         return None;
     }
-    let seconds = context.budget.map_or(10.0, |budget| budget.as_secs_f64());
+    let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
     let node_limit = (seconds * 1_000_000.0) as u64;
     let limits = connect4_solver::SolveLimits { node_limit: Some(node_limit), stop: Some(context.stop) };
     let mut solver = connect4_solver::Solver::new(20);

@@ -183,7 +183,7 @@ impl Session {
             // `run_genmove_analysis`; here the lines are collected into one reply.
             Command::Analyze(request) => {
                 let mut lines = Vec::new();
-                self.run_analysis(&request, &mut |line: &str| lines.push(line.to_string()))?;
+                self.run_analysis(&request, false, &mut |line: &str| lines.push(line.to_string()))?;
                 Ok(lines.join("\n"))
             }
             Command::GenMoveAnalyze(request) => {

@@ -6,6 +6,21 @@ use super::game_record::{load_record, record_of};
 use super::{GtpError, Session};
 use crate::sgf::Record;
 
+/// The largest SGF file `loadsgf` reads; a game record is a few kilobytes, and a cap keeps a
+/// mistaken path (a device, a huge file) from stalling the engine.
+const MAX_SGF_BYTES: u64 = 16 << 20;
+
+fn read_capped(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
+    let mut text = Vec::new();
+    file.take(MAX_SGF_BYTES + 1).read_to_end(&mut text).map_err(|error| error.to_string())?;
+    if text.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!("larger than {MAX_SGF_BYTES} bytes"));
+    }
+    Ok(text)
+}
+
 impl Session {
     /// `loadsgf`: the position of the file's main line before move `move_number` (all moves
     /// when absent), in the game the file is for. Replaces the current game and its tree.
@@ -14,7 +29,7 @@ impl Session {
             log::warn!("loadsgf {path}: {reason}");
             GtpError::CannotLoadFile
         };
-        let text = std::fs::read(path).map_err(|error| fail(error.to_string()))?;
+        let text = read_capped(path).map_err(fail)?;
         let record = Record::from_sgf(&String::from_utf8_lossy(&text)).map_err(|error| fail(error.to_string()))?;
         self.game = load_record(&record, move_number, &self.settings.params).map_err(fail)?;
         Ok(String::new())

@@ -58,7 +58,7 @@ fn respond(session: &mut Session, raw: &[u8], output: &mut impl Write) -> io::Re
     };
     match command {
         Ok(Command::Analyze(request)) => {
-            stream_reply(session, id, output, |session, emit| session.run_analysis(&request, emit).map(|()| None))
+            stream_reply(session, id, output, |session, emit| session.run_analysis(&request, true, emit).map(|()| None))
         }
         Ok(Command::GenMoveAnalyze(request)) => {
             stream_reply(session, id, output, |session, emit| session.run_genmove_analysis(&request, emit).map(Some))

@@ -171,7 +171,8 @@ pub struct Arena<M> {
 impl<M: Copy> Arena<M> {
     /// An empty arena holding at most `capacity` nodes (at least one chunk's worth).
     pub fn with_capacity(capacity: usize) -> Arena<M> {
-        let capacity = capacity.clamp(CHUNK_LEN, (u32::MAX - 1) as usize) as u32;
+        // Whole chunks only, so the memory held never exceeds what `capacity` nodes take.
+        let capacity = (capacity.clamp(CHUNK_LEN, (u32::MAX - 1) as usize) / CHUNK_LEN * CHUNK_LEN) as u32;
         let chunk_count = (capacity as usize).div_ceil(CHUNK_LEN);
         Arena { chunks: (0..chunk_count).map(|_| OnceLock::new()).collect(), len: AtomicU32::new(0), capacity }
     }
