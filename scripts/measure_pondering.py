@@ -2,7 +2,7 @@
 """Measures what issue 3 asks about pondering, against the release binary.
 
     python3 scripts/measure_pondering.py latency  [--tries 100]
-    python3 scripts/measure_pondering.py reuse    [--tries 20] [--ponder-seconds 1]
+    python3 scripts/measure_pondering.py reuse    [--tries 20] [--ponder-seconds 1] [--game G --size N]
     python3 scripts/measure_pondering.py memory   [--minutes 10] [--cap-mb 256]
 
 latency: while ponder is pondering, the time from writing a command line to reading its
@@ -80,16 +80,19 @@ def latency(tries):
               f"max {max(samples):.2f} ms over {len(samples)} tries")
 
 
-def reuse(tries, ponder_seconds):
+def reuse(tries, ponder_seconds, game, size):
     fractions = []
     for seed in range(tries):
-        engine = Engine("--game", "gomoku", "--size", "15", "--max-visits", "500",
+        engine = Engine("--game", game, "--size", size, "--max-visits", "500",
                         "--ponder", "--seed", str(seed + 1))
         engine.ask("genmove b")
         time.sleep(ponder_seconds)
         pv = engine.ask("ponder-pv").lstrip("= ").split()
         pondered = engine.stat("root_visits")
         expected = pv[1]
+        # Pondering off, so the statistics after genmove are genmove's own (not those of the
+        # ponder that would start after its reply).
+        engine.ask("param_search ponder 0")
         engine.ask(f"play w {expected}")
         engine.ask("genmove b")
         reused = engine.stat("reused_visits")
@@ -97,7 +100,7 @@ def reuse(tries, ponder_seconds):
         engine.close()
     print(f"visits reused after the expected reply: mean {statistics.mean(fractions):.1%}, "
           f"min {min(fractions):.1%}, max {max(fractions):.1%} over {tries} tries "
-          f"({ponder_seconds} s of pondering each)")
+          f"({game} {size}, {ponder_seconds} s of pondering each)")
 
 
 def memory(minutes, cap_mb):
@@ -127,13 +130,15 @@ def main():
     parser.add_argument("--ponder-seconds", type=float, default=1.0)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--cap-mb", type=int, default=256)
+    parser.add_argument("--game", default="gomoku")
+    parser.add_argument("--size", default="15")
     args = parser.parse_args()
     if not BINARY.exists():
         sys.exit(f"{BINARY} is missing: run cargo build --release first")
     if args.what == "latency":
         latency(args.tries or 100)
     elif args.what == "reuse":
-        reuse(args.tries or 20, args.ponder_seconds)
+        reuse(args.tries or 20, args.ponder_seconds, args.game, args.size)
     else:
         memory(args.minutes, args.cap_mb)
 

@@ -60,6 +60,11 @@ impl Engine {
         }
     }
 
+    fn reply_to(&mut self, text: &str) -> String {
+        self.send(text);
+        self.reply()
+    }
+
     fn close_stdin(&mut self) {
         self.stdin = None;
     }
@@ -199,11 +204,15 @@ fn pondering_keeps_the_subtree_of_the_expected_reply() {
     let pv = engine.reply();
     let expected_reply =
         pv.trim_start_matches("= ").split_whitespace().nth(1).expect("a pv after pondering").to_string();
-    engine.send(&format!("play w {expected_reply}\ngenmove b\nponder-stats\n"));
+    let expected_visits = stat(&engine.reply_to("ponder-stats\n"), "root_visits");
+    // Pondering off, so the statistics after genmove are its own, not those of the next ponder.
+    engine.send(&format!("param_search ponder 0\nplay w {expected_reply}\ngenmove b\nponder-stats\n"));
+    assert_eq!(engine.reply(), "= ");
     assert_eq!(engine.reply(), "= ");
     assert!(engine.reply().starts_with("= "));
     let reused = stat(&engine.reply(), "reused_visits");
-    assert!(reused > 0, "the pondered subtree was kept");
+    // The expected reply's subtree is kept: some, never more than all, of the pondered visits.
+    assert!(reused > 0 && reused <= expected_visits, "kept {reused} of {expected_visits} pondered visits");
 }
 
 #[test]
