@@ -10,6 +10,8 @@ pub mod hex;
 pub mod mnk;
 pub mod nogo;
 pub mod reversi;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::fmt;
 use std::hash::Hash;

@@ -526,35 +526,12 @@ fn shuffle<T>(items: &mut [T], rng: &mut SmallRng) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameConfig;
     use crate::games::mnk::{Mnk, MnkConfig};
-    use crate::games::{GameConfig, Outcome};
     use rustc_hash::FxHashMap;
 
-    /// Plain minimax value for the side to move: 1 win, 0 draw, -1 loss.
     fn minimax(position: &Mnk, cache: &mut FxHashMap<u64, i32>) -> i32 {
-        if let Some(outcome) = position.outcome() {
-            return match outcome {
-                Outcome::Draw => 0,
-                Outcome::Win(winner) if winner == position.to_move() => 1,
-                Outcome::Win(_) => -1,
-            };
-        }
-        if let Some(&value) = cache.get(&position.hash()) {
-            return value;
-        }
-        let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
-        let value = moves
-            .iter()
-            .map(|&mv| {
-                let mut child = position.clone();
-                child.play_unchecked(mv);
-                -minimax(&child, cache)
-            })
-            .max()
-            .expect("a running game has moves");
-        cache.insert(position.hash(), value);
-        value
+        crate::games::testing::minimax_value(position, cache)
     }
 
     fn every_position(position: &Mnk, seen: &mut FxHashMap<u64, Mnk>) {

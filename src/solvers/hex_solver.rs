@@ -492,28 +492,15 @@ fn first_move_position(board: &str, cell: &str) -> Result<Hex, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameConfig;
     use crate::games::hex::HexConfig;
-    use crate::games::{GameConfig, Outcome};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
     /// Plain memoised minimax over the rules module: does the side to move win?
-    fn minimax(position: &Hex, memo: &mut FxHashMap<u64, bool>) -> bool {
-        if let Some(Outcome::Win(winner)) = position.outcome() {
-            return winner == position.to_move();
-        }
-        if let Some(&known) = memo.get(&position.hash()) {
-            return known;
-        }
-        let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
-        let wins = moves.iter().any(|&mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            !minimax(&child, memo)
-        });
-        memo.insert(position.hash(), wins);
-        wins
+    /// Whether the side to move wins, by plain minimax.
+    fn minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) -> bool {
+        crate::games::testing::minimax_value(position, memo) > 0
     }
 
     fn random_position(rng: &mut SmallRng, width: usize, height: usize, stones: usize) -> Hex {
@@ -535,7 +522,7 @@ mod tests {
         }
     }
 
-    fn check_against_minimax(position: &Hex, memo: &mut FxHashMap<u64, bool>) {
+    fn check_against_minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) {
         let expected = minimax(position, memo);
         let result = solve(position, &SolveOptions::default());
         match result.value {

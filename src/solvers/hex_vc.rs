@@ -685,8 +685,8 @@ pub fn must_play(position: &Hex) -> Option<Bitboard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameConfig;
     use crate::games::hex::{HexConfig, HexMove};
-    use crate::games::{GameConfig, Outcome};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
     use rustc_hash::FxHashMap;
@@ -832,22 +832,9 @@ mod tests {
     }
 
     /// Plain memoised minimax over the rules module: does the side to move win?
-    fn minimax(position: &Hex, memo: &mut FxHashMap<u64, bool>) -> bool {
-        if let Some(Outcome::Win(winner)) = position.outcome() {
-            return winner == position.to_move();
-        }
-        if let Some(&known) = memo.get(&position.hash()) {
-            return known;
-        }
-        let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
-        let wins = moves.iter().any(|&mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            !minimax(&child, memo)
-        });
-        memo.insert(position.hash(), wins);
-        wins
+    /// Whether the side to move wins, by plain minimax.
+    fn minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) -> bool {
+        crate::games::testing::minimax_value(position, memo) > 0
     }
 
     #[test]
