@@ -119,6 +119,8 @@ fn a_move_after_the_game_ended() {
     assert_eq!(answer(&mut session, b"final_score").as_deref(), Some("= B+\n\n"));
     assert_refused(&mut session, b"play w c3", "? illegal move\n\n");
     assert_refused(&mut session, b"play b c3", "? illegal move\n\n");
+    // A pass after the end is accepted and changes nothing (gogui-twogtp relays `pass`).
+    assert_refused(&mut session, b"play w pass", "= \n\n");
     // Asked to move in a lost game the loser resigns; the winner passes. Neither changes anything.
     assert_refused(&mut session, b"genmove w", "= resign\n\n");
     assert_refused(&mut session, b"genmove b", "= pass\n\n");

@@ -19,7 +19,13 @@ impl fmt::Display for GenMove {
 }
 
 impl Session {
+    /// `play`. A `pass` in a finished game is accepted and changes nothing: our own `genmove`
+    /// answers `pass` there, and controllers such as gogui-twogtp hand that answer on to the
+    /// other engine.
     pub(super) fn play(&mut self, color: Color, mv: &str) -> Result<String, GtpError> {
+        if self.game.is_over() && mv.eq_ignore_ascii_case("pass") {
+            return Ok(String::new());
+        }
         self.game.play(color, mv)?;
         Ok(String::new())
     }
