@@ -90,3 +90,36 @@ fn ponder_against_itself_writes_records_and_a_table() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// ponder against ponder in every game of the registry: each game ends by the rules (or by a
+/// resignation of a proven loss), never by a forfeit, so the referee and the engine agree on
+/// every move, pass and swap of every game.
+#[test]
+fn ponder_plays_itself_cleanly_in_every_game() {
+    let engine = format!("{} --max-visits 60 --max-time 0 --seed 2", env!("CARGO_BIN_EXE_ponder"));
+    for entry in ponder::engine::GAMES {
+        let (size, params) = match entry.name {
+            "gomoku" => (Some((9, 9)), Vec::new()),
+            "hex" => (Some((5, 5)), vec![("allow_swap".to_string(), "1".to_string())]),
+            "nogo" => (Some((5, 5)), Vec::new()),
+            "connect4" => (Some((7, 6)), vec![("blocked".to_string(), "d2".to_string())]),
+            _ => (None, Vec::new()),
+        };
+        let mut config = config(engine.clone(), 2, TimeLimit::PerMove(5.0));
+        config.black = engine.clone();
+        config.game = entry.name.to_string();
+        config.size = size;
+        config.params = params;
+        let summary = run_match(&config).unwrap();
+        for game in &summary.games {
+            assert!(
+                matches!(game.result.ending, Ending::Rules(_) | Ending::Resignation),
+                "{}: game {} ended by {:?}",
+                entry.name,
+                game.number,
+                game.result.ending
+            );
+            assert!(game.result.moves > 0);
+        }
+    }
+}

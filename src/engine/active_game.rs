@@ -2,8 +2,8 @@
 //! through [`ActiveGame`]; everything below it ([`GameState`], the rules, the search) is
 //! monomorphized.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::GtpError;
 use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft};
@@ -199,9 +199,35 @@ impl<G: Game> GameState<G> {
     /// The solver's move for `position` when it has one within the request's time.
     fn solved_move(&self, position: &G, request: &SearchRequest) -> Option<G::Move> {
         let solved_move = self.solver.as_ref()?.solved_move?;
-        let context =
-            SolveContext { threads: self.search.params().threads, budget: request.limits.max_time, stop: request.stop };
-        let mv = solved_move(position, &context)?;
+        // The solver gets at most this share of the move's time, so that the search still has
+        // the rest when the solve does not finish.
+        const SOLVER_SHARE: f64 = 0.4;
+        let budget = request.limits.max_time.map(|budget| budget.mul_f64(SOLVER_SHARE));
+        let deadline_stop = AtomicBool::new(false);
+        let context = SolveContext { threads: self.search.params().threads, budget, stop: &deadline_stop };
+        let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
+        let mv = std::thread::scope(|scope| {
+            // A watchdog ends the solve at its deadline or when an interrupt arrives; it waits
+            // on the channel, so it wakes at once when the solve is over.
+            let deadline_stop = &deadline_stop;
+            let interrupt = request.stop;
+            scope.spawn(move || {
+                let deadline = budget.map(|budget| Instant::now() + budget);
+                loop {
+                    if interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                        deadline_stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    match finished_signal.recv_timeout(Duration::from_millis(5)) {
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                        _ => return,
+                    }
+                }
+            });
+            let mv = solved_move(position, &context);
+            drop(finished);
+            mv
+        })?;
         log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
         Some(mv)
     }
@@ -321,6 +347,7 @@ impl<G: Game> ActiveGame for GameState<G> {
             return Ok(if outcome.reward_for(color) == 0.0 { GenMove::Resign } else { GenMove::Pass });
         }
         let mut position = self.position_for(color)?;
+        let solve_started = Instant::now();
         if let Some(mv) = self.solved_move(&position, &request) {
             let text = position.format_move(mv);
             if commit {
@@ -329,6 +356,9 @@ impl<G: Game> ActiveGame for GameState<G> {
             }
             return Ok(GenMove::Move(text, None));
         }
+        // The search gets what the solver left of the move's time.
+        let mut request = request;
+        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solve_started.elapsed()));
         let result = self.run_search(&position, request);
         let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
         let summary = self.summary(&position, &result, mv);
