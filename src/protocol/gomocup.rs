@@ -28,6 +28,8 @@ struct GomocupFrontEnd {
     time_left_seconds: Option<f64>,
     /// The vertices played since the last `START`/`RESTART`/`BOARD`, for `TAKEBACK`.
     moves: Vec<String>,
+    /// The user's own `--max-time` (seconds, 0: none), a cap on every move's time.
+    user_max_time: f64,
 }
 
 /// Runs the Gomocup protocol on `input`/`output` until `END` or the end of input. Blocks.
@@ -43,7 +45,13 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         turn_seconds: 0.0,
         time_left_seconds: None,
         moves: Vec::new(),
+        user_max_time: 0.0,
     };
+    front_end.user_max_time = front_end
+        .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(0.0);
     front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
     let mut lines = BufReader::new(input).lines();
     while let Some(line) = lines.next() {
@@ -104,10 +112,7 @@ impl GomocupFrontEnd {
                 }
                 Err(error) => format!("ERROR {error}"),
             },
-            "INFO" => {
-                self.info(arguments);
-                return None;
-            }
+            "INFO" => return self.info(arguments),
             "ABOUT" => format!(
                 "name=\"ponder\", version=\"{}\", author=\"the ponder developers\", country=\"-\", www=\"-\"",
                 env!("CARGO_PKG_VERSION")
@@ -157,7 +162,7 @@ impl GomocupFrontEnd {
 
     /// `INFO key value`: time limits (milliseconds), memory (bytes) and the rule bits (1: exactly
     /// five). Keys we do not use are ignored, as the protocol asks.
-    fn info(&mut self, arguments: &str) {
+    fn info(&mut self, arguments: &str) -> Option<String> {
         let (key, value) = arguments.split_once(char::is_whitespace).unwrap_or((arguments, ""));
         let value = value.trim();
         let milliseconds = || value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
@@ -188,10 +193,19 @@ impl GomocupFrontEnd {
                             exact_five.to_string(),
                         )));
                     }
+                    // Renju (4) and caro (8) are not supported: say so, as MESSAGE lines may
+                    // come at any time.
+                    if rule & !3 != 0 {
+                        return Some(format!(
+                            "MESSAGE rule {rule}: only freestyle and exact five are supported; playing {}",
+                            if rule & 1 != 0 { "exact five" } else { "freestyle" }
+                        ));
+                    }
                 }
             }
             _ => {}
         }
+        None
     }
 
     /// `BOARD` … `DONE`: the whole position, `X,Y,1` our stones and `X,Y,2` the opponent's; we
@@ -235,11 +249,18 @@ impl GomocupFrontEnd {
     /// Searches and plays our move within the announced limits, answered as `X,Y`.
     fn our_move_as(&mut self, color: Color) -> String {
         let mut seconds = if self.turn_seconds > 0.0 { self.turn_seconds - LAG_SECONDS } else { 5.0 };
-        if let Some(left) = self.time_left_seconds {
-            let moves_left = (self.width * self.height / 4).max(10) as f64;
-            seconds = seconds.min(left / moves_left - LAG_SECONDS);
+        if self.user_max_time > 0.0 {
+            seconds = seconds.min(self.user_max_time);
         }
-        self.set_search("max_time", format!("{:.3}", seconds.max(0.05)));
+        if let Some(left) = self.time_left_seconds {
+            // Spread the game's time over our moves still to come (half the empty cells, at
+            // least ten), and never plan on more than a fifth of what is left: the manager
+            // forfeits a move that overruns time_left.
+            let empty = (self.width * self.height).saturating_sub(self.session.game().moves_played());
+            let moves_left = (empty / 2).max(10) as f64;
+            seconds = seconds.min(left / moves_left).min(left / 5.0 - 0.01);
+        }
+        self.set_search("max_time", format!("{:.3}", seconds.max(0.002)));
         match self.command(Command::GenMove(color)) {
             Ok(vertex) => match self.cell(&vertex) {
                 Some(cell) => {
