@@ -398,22 +398,11 @@ impl Game for Connect4 {
     }
 
     fn board_text(&self) -> String {
-        let header: String =
-            (0..self.width()).map(|column| format!(" {}", super::GO_COLUMN_LETTERS[column] as char)).collect();
-        let mut lines = vec![format!("  {header}")];
-        for row in (0..self.height()).rev() {
-            let cells: String = (0..self.width())
-                .map(|column| match self.cell_state(column, row) {
-                    CellState::Stone(Color::Black) => " X",
-                    CellState::Stone(Color::White) => " O",
-                    CellState::Blocked => " #",
-                    CellState::Empty => " .",
-                })
-                .collect();
-            lines.push(format!("{:>2}{cells} {}", row + 1, row + 1));
-        }
-        lines.push(format!("  {header}"));
-        lines.join("\n")
+        super::go_board_text(self.width(), self.height(), |column, row| match self.cell_state(column, row) {
+            CellState::Stone(color) => super::stone_symbol(Some(color)),
+            CellState::Blocked => '#',
+            CellState::Empty => '.',
+        })
     }
 
     /// Pieces may be set up in any order (GTP set-up with `play`), so any colour may be handed

@@ -300,21 +300,9 @@ impl Game for Mnk {
     }
 
     fn board_text(&self) -> String {
-        let header: String =
-            (0..self.width()).map(|column| format!(" {}", super::GO_COLUMN_LETTERS[column] as char)).collect();
-        let mut lines = vec![format!("  {header}")];
-        for row in (0..self.height()).rev() {
-            let cells: String = (0..self.width())
-                .map(|column| match self.stone_at(self.cell(column, row)) {
-                    Some(Color::Black) => " X",
-                    Some(Color::White) => " O",
-                    None => " .",
-                })
-                .collect();
-            lines.push(format!("{:>2}{cells} {}", row + 1, row + 1));
-        }
-        lines.push(format!("  {header}"));
-        lines.join("\n")
+        super::go_board_text(self.width(), self.height(), |column, row| {
+            super::stone_symbol(self.stone_at(self.cell(column, row)))
+        })
     }
 
     /// Stones may be set in any order (Go-style set-up), so any colour may be handed the turn.

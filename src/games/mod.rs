@@ -481,6 +481,29 @@ pub fn parse_go_vertex(text: &str, width: usize, height: usize) -> Result<(usize
     Ok((column, row - 1))
 }
 
+/// The `showboard` diagram of a Go-style board: column letters above and below, row numbers on
+/// both sides with row 1 at the bottom, and `symbol(column, row from the bottom)` in each cell
+/// (`X` Black, `O` White, `.` empty, or a game's own mark).
+pub fn go_board_text(width: usize, height: usize, symbol: impl Fn(usize, usize) -> char) -> String {
+    let header: String = (0..width).map(|column| format!(" {}", GO_COLUMN_LETTERS[column] as char)).collect();
+    let mut lines = vec![format!("  {header}")];
+    for row in (0..height).rev() {
+        let cells: String = (0..width).map(|column| format!(" {}", symbol(column, row))).collect();
+        lines.push(format!("{:>2}{cells} {}", row + 1, row + 1));
+    }
+    lines.push(format!("  {header}"));
+    lines.join("\n")
+}
+
+/// The diagram symbol of a stone: `X` Black, `O` White, `.` empty.
+pub fn stone_symbol(stone: Option<Color>) -> char {
+    match stone {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '.',
+    }
+}
+
 /// Writes a Go-style vertex from zero-based `(column, row from the bottom)`.
 pub fn format_go_vertex(column: usize, row: usize) -> String {
     format!("{}{}", GO_COLUMN_LETTERS[column] as char, row + 1)

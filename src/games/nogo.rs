@@ -364,21 +364,7 @@ impl Game for NoGo {
     }
 
     fn board_text(&self) -> String {
-        let header: String =
-            (0..self.side()).map(|column| format!(" {}", super::GO_COLUMN_LETTERS[column] as char)).collect();
-        let mut lines = vec![format!("  {header}")];
-        for row in (0..self.side()).rev() {
-            let cells: String = (0..self.side())
-                .map(|column| match self.stone_at(column, row) {
-                    Some(Color::Black) => " X",
-                    Some(Color::White) => " O",
-                    None => " .",
-                })
-                .collect();
-            lines.push(format!("{:>2}{cells} {}", row + 1, row + 1));
-        }
-        lines.push(format!("  {header}"));
-        lines.join("\n")
+        super::go_board_text(self.side(), self.side(), |column, row| super::stone_symbol(self.stone_at(column, row)))
     }
 
     /// Stones may be set up in any order (GTP set-up), so any colour may be handed the turn;
