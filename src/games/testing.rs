@@ -31,3 +31,23 @@ pub(crate) fn minimax_value<G: Game>(position: &G, memo: &mut FxHashMap<u64, i32
     memo.insert(position.hash(), value);
     value
 }
+
+/// A position `moves` random moves after `start` in which the game still runs (drawn again
+/// until one is found).
+pub(crate) fn random_running_position<G: Game>(start: &G, rng: &mut impl rand::Rng, moves: usize) -> G {
+    loop {
+        let mut position = start.clone();
+        let mut legal = Vec::new();
+        for _ in 0..moves {
+            if position.outcome().is_some() {
+                break;
+            }
+            legal.clear();
+            position.legal_moves(&mut legal);
+            position.play_unchecked(legal[rng.random_range(0..legal.len())]);
+        }
+        if position.outcome().is_none() {
+            return position;
+        }
+    }
+}

@@ -494,10 +494,9 @@ mod tests {
     use super::*;
     use crate::games::GameConfig;
     use crate::games::hex::HexConfig;
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
 
-    /// Plain memoised minimax over the rules module: does the side to move win?
     /// Whether the side to move wins, by plain minimax.
     fn minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) -> bool {
         crate::games::testing::minimax_value(position, memo) > 0
@@ -505,21 +504,7 @@ mod tests {
 
     fn random_position(rng: &mut SmallRng, width: usize, height: usize, stones: usize) -> Hex {
         let config = HexConfig::with_size(width, height).unwrap();
-        loop {
-            let mut position = Hex::new(&config);
-            let mut moves = Vec::new();
-            for _ in 0..stones {
-                moves.clear();
-                position.legal_moves(&mut moves);
-                if position.outcome().is_some() {
-                    break;
-                }
-                position.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            }
-            if position.outcome().is_none() {
-                return position;
-            }
-        }
+        crate::games::testing::random_running_position(&Hex::new(&config), rng, stones)
     }
 
     fn check_against_minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) {

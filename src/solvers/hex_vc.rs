@@ -687,8 +687,8 @@ mod tests {
     use super::*;
     use crate::games::GameConfig;
     use crate::games::hex::{HexConfig, HexMove};
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
     use rustc_hash::FxHashMap;
 
     /// The connection game of one claimed connection, played out exhaustively: the owner's
@@ -762,21 +762,7 @@ mod tests {
 
     fn random_position(rng: &mut SmallRng, width: usize, height: usize, stones: usize) -> Hex {
         let config = HexConfig::with_size(width, height).unwrap();
-        loop {
-            let mut position = Hex::new(&config);
-            let mut moves = Vec::new();
-            for _ in 0..stones {
-                moves.clear();
-                position.legal_moves(&mut moves);
-                if position.outcome().is_some() {
-                    break;
-                }
-                position.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            }
-            if position.outcome().is_none() {
-                return position;
-            }
-        }
+        crate::games::testing::random_running_position(&Hex::new(&config), rng, stones)
     }
 
     #[test]
@@ -831,7 +817,6 @@ mod tests {
         assert!(fulls > 5000 && semis > 2000, "{fulls} fulls, {semis} semis checked");
     }
 
-    /// Plain memoised minimax over the rules module: does the side to move win?
     /// Whether the side to move wins, by plain minimax.
     fn minimax(position: &Hex, memo: &mut FxHashMap<u64, i32>) -> bool {
         crate::games::testing::minimax_value(position, memo) > 0
