@@ -198,6 +198,9 @@ impl<G: Game> GameState<G> {
 
     /// The solver's move for `position` when it has one within the request's time.
     fn solved_move(&self, position: &G, request: &SearchRequest) -> Option<G::Move> {
+        if !self.search.params().solver {
+            return None;
+        }
         let solved_move = self.solver.as_ref()?.solved_move?;
         // The solver gets at most this share of the move's time, so that the search still has
         // the rest when the solve does not finish.

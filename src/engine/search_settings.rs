@@ -98,6 +98,9 @@ impl SearchSettings {
             Param::int("ponder_max_visits", self.ponder_max_visits),
             Param::string("ponder_max_time", format_seconds(self.ponder_max_time)),
             Param::int("level", self.level),
+            Param::bool("rave", self.params.rave),
+            Param::bool("priors", self.params.priors),
+            Param::bool("solver", self.params.solver),
         ]
     }
 
@@ -129,6 +132,9 @@ impl SearchSettings {
             "ponder_max_visits" => self.ponder_max_visits = parse_u64(value)?,
             "ponder_max_time" => self.ponder_max_time = parse_seconds(value)?,
             "level" => self.level = parse_int_param(value, 1..=10).map_err(invalid)? as u32,
+            "rave" => self.params.rave = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "priors" => self.params.priors = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             _ => return Err(GtpError::UnknownParameter),
         }
         Ok(())

@@ -364,6 +364,52 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         let _ = (column, row_from_top);
         None
     }
+
+    /// Game knowledge about the moves of a node the search expands, seen from the side to move:
+    /// `priors[i]` is for `moves[i]` and comes in as [`Prior::NONE`]. The search starts each
+    /// child with the prior's pseudo-visits at the prior's value, so good moves are tried first
+    /// and bad ones late. The default knows nothing and leaves every prior at `NONE`.
+    fn move_priors(&self, moves: &[Self::Move], priors: &mut [Prior]) {
+        let _ = (moves, priors);
+    }
+
+    /// A proven outcome of this running position that cheap game knowledge finds (a four to
+    /// complete, a virtual connection), asked once when the search expands its node so the
+    /// proof propagates like a finished game's. Only sound answers: `None` when unsure (the
+    /// default).
+    fn proven_outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    /// Whether RAVE (all-moves-as-first) statistics suit this game: true for games whose moves
+    /// put a stone on a cell that stays there (Hex, NoGo, Gomoku), so the final position of a
+    /// playout tells who played each cell.
+    const SUPPORTS_RAVE: bool = false;
+
+    /// For RAVE, in a finished playout's final position: the colour whose stone stands on the
+    /// cell `mv` plays, `None` when the cell is empty or `mv` is no cell move.
+    fn amaf_owner(&self, mv: Self::Move) -> Option<Color> {
+        let _ = mv;
+        None
+    }
+}
+
+/// Prior knowledge about one move (see [`Game::move_priors`]): `visits` pseudo-playouts whose
+/// mean reward for the player making the move is `value` (in [0, 1]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    pub visits: u32,
+    pub value: f32,
+}
+
+impl Prior {
+    /// Nothing known.
+    pub const NONE: Prior = Prior { visits: 0, value: 0.5 };
+
+    /// `visits` pseudo-playouts at `value`.
+    pub const fn new(visits: u32, value: f32) -> Prior {
+        Prior { visits, value }
+    }
 }
 
 /// The conventions for naming the cells of a board, which decide how a move text maps to a

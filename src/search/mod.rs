@@ -25,11 +25,18 @@ pub struct SearchParams {
     pub threads: usize,
     /// Upper bound on the tree's memory.
     pub max_memory_mb: usize,
+    /// RAVE statistics in move selection, for games that support them (`Game::SUPPORTS_RAVE`).
+    pub rave: bool,
+    /// Game knowledge as priors of new nodes (`Game::move_priors`).
+    pub priors: bool,
+    /// Exact solvers and proofs from game knowledge: the solver's move before a search and
+    /// `Game::proven_outcome` inside it. Off, ponder plays by search alone.
+    pub solver: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
-        SearchParams { exploration: 1.0, threads: 1, max_memory_mb: 1024 }
+        SearchParams { exploration: 1.0, threads: 1, max_memory_mb: 1024, rave: true, priors: true, solver: true }
     }
 }
 
