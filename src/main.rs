@@ -71,16 +71,20 @@ enum Tool {
         engine: EngineOptions,
     },
     /// Solves every position of a test file with the game's exact solver and checks the known
-    /// answers (Reversi: FFO files as in ../shared/data/reversi/).
+    /// answers (Reversi: FFO files as in ../shared/data/reversi/; Connect Four: Pascal Pons'
+    /// `moves score` test sets as in ../shared/data/connect4/).
     Solve {
         /// The game whose solver to run.
         #[arg(long)]
         game: String,
         /// The test file.
         file: std::path::PathBuf,
-        /// Solver threads.
+        /// Solver threads (Reversi).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Only the first N positions of the file.
+        #[arg(long)]
+        first: Option<usize>,
     },
     /// Runs the fixed search workload and prints its node-count signature and speed.
     Bench {
@@ -163,7 +167,7 @@ fn main() -> ExitCode {
             println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
         }),
         Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
-        Some(Tool::Solve { game, file, threads }) => run_solve(&game, &file, threads),
+        Some(Tool::Solve { game, file, threads, first }) => run_solve(&game, &file, threads, first),
         Some(Tool::Match(options)) => run_match(options),
     };
     match result {
@@ -262,12 +266,26 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn run_solve(game: &str, file: &std::path::Path, threads: usize) -> Result<(), String> {
+fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<usize>) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|error| {
         format!("cannot read {}: {error} (the full test sets live in ../shared/data/)", file.display())
     })?;
+    // Comments and blank lines do not count towards `--first`.
+    let text = match first {
+        None => text,
+        Some(count) => {
+            let mut positions = 0;
+            let kept = text.lines().take_while(|line| {
+                let is_position = !line.trim().is_empty() && !line.starts_with('#');
+                positions += usize::from(is_position);
+                positions <= count || !is_position
+            });
+            kept.collect::<Vec<_>>().join("\n")
+        }
+    };
     let game = ponder::engine::find_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
     match game.name {
+        "connect4" => solve_connect4_test_set(&text),
         "reversi" => {
             use ponder::solvers::reversi_endgame::{SolveOptions, solve_ffo_file};
             let options = SolveOptions { threads, ..SolveOptions::default() };
@@ -279,6 +297,34 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize) -> Result<(), S
         }
         other => Err(format!("no batch solver for {other}")),
     }
+}
+
+/// Pons' benchmark: the score of every line (table cleared before each), one line of output per
+/// position, then correctness, mean time and mean nodes.
+fn solve_connect4_test_set(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    use ponder::games::connect4::Connect4Config;
+    use ponder::solvers::connect4::{SolveLimits, Solver, run_test_set};
+    let mut solver = Solver::new(ponder::solvers::connect4::DEFAULT_TABLE_LOG2);
+    let mut out = io::stdout().lock();
+    let report = run_test_set(text, &Connect4Config::default(), &mut solver, &SolveLimits::default(), false, |line| {
+        let mark = if line.score == line.expected { "" } else { "  WRONG" };
+        let _ = writeln!(
+            out,
+            "#{:<5} {:<42} {:>3} {:>12} nodes {:>10.3} ms{mark}",
+            line.line_number,
+            line.moves,
+            line.score,
+            line.nodes,
+            line.time.as_secs_f64() * 1e3
+        );
+    });
+    println!("{report}");
+    let wrong = report.solved.len() - report.correct();
+    if wrong > 0 || !report.rejected.is_empty() {
+        return Err(format!("{wrong} wrong, {} rejected", report.rejected.len()));
+    }
+    Ok(())
 }
 
 fn run_match(options: MatchOptions) -> Result<(), String> {

@@ -126,6 +126,13 @@ def reversi(width, height, params):
 
 
 def connect4(width, height, params):
+    blocked = params.get("blocked", "none").strip().lower()
+    if blocked not in ("", "none"):
+        # OpenSpiel has no blocked cells: our Python game (blocked_connect_four.py, which the
+        # caller imports to register it) plays them. Its string form separates cells with `-`.
+        cells = "-".join(cell for cell in blocked.replace("-", ",").split(",") if cell)
+        return ColumnGame(f"python_blocked_connect_four(rows={height},columns={width},blocked={cells})", width,
+                          height)
     return ColumnGame(f"connect_four(rows={height},columns={width})", width, height)
 
 
