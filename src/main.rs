@@ -29,6 +29,9 @@ enum Protocol {
     Gtp,
     /// The Gomocup (Piskvork) protocol; the game is Gomoku.
     Gomocup,
+    /// The simple line protocol of course referees for Hex (`first`, cells, `change`, `finish`);
+    /// the game is Hex, with the swap rule unless `--param-game allow_swap=0`.
+    Referee,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -36,12 +39,15 @@ struct EngineOptions {
     /// The protocol on stdin/stdout.
     #[arg(long, value_enum, default_value = "gtp")]
     protocol: Protocol,
-    /// Game to start with (see `list_games`).
-    #[arg(long, default_value = "tictactoe")]
-    game: String,
+    /// Game to start with (see `list_games`); tictactoe by default, hex with `--protocol referee`.
+    #[arg(long)]
+    game: Option<String>,
     /// Board size: N, or WxH.
     #[arg(long)]
     size: Option<String>,
+    /// A variant parameter NAME=VALUE, as `param_game NAME VALUE` (repeatable).
+    #[arg(long = "param-game", value_name = "NAME=VALUE")]
+    param_game: Vec<String>,
     /// Search threads.
     #[arg(long)]
     threads: Option<usize>,
@@ -184,6 +190,7 @@ fn run_engine(options: &EngineOptions) -> Result<(), String> {
     let result = match options.protocol {
         Protocol::Gtp => ponder::protocol::gtp::run(session, io::stdin(), io::stdout().lock()),
         Protocol::Gomocup => ponder::protocol::gomocup::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Referee => ponder::protocol::referee::run(session, io::stdin(), io::stdout().lock()),
     };
     // A closed stdout (the GUI went away) ends the engine quietly.
     match result {
@@ -196,12 +203,25 @@ fn run_engine(options: &EngineOptions) -> Result<(), String> {
 /// A session with the command-line options applied through the same commands a GUI would send.
 fn configured_session(options: &EngineOptions) -> Result<Session, String> {
     let games = || GAMES.iter().map(|entry| entry.name).collect::<Vec<_>>().join(", ");
-    let mut session =
-        Session::new(&options.game).map_err(|_| format!("unknown game '{}' (games: {})", options.game, games()))?;
+    let game = options.game.as_deref().unwrap_or(match options.protocol {
+        Protocol::Referee => "hex",
+        Protocol::Gtp | Protocol::Gomocup => "tictactoe",
+    });
+    let mut session = Session::new(game).map_err(|_| format!("unknown game '{game}' (games: {})", games()))?;
     let describe = |what: &str, error: GtpError| format!("{what}: {error}");
     if let Some(size) = &options.size {
         let (width, height) = parse_size(size).ok_or_else(|| format!("--size {size}: expected N or WxH"))?;
         session.execute(Command::BoardSize { width, height }).map_err(|e| describe("--size", e))?;
+    }
+    // Course referees play Hex with the swap rule; a --param-game below may turn it off.
+    if options.protocol == Protocol::Referee && session.game().name() == "hex" {
+        let swap = ParamRequest::Set("allow_swap".to_string(), "1".to_string());
+        session.execute(Command::ParamGame(swap)).map_err(|e| describe("allow_swap", e))?;
+    }
+    for pair in &options.param_game {
+        let (name, value) = pair.split_once('=').ok_or_else(|| format!("--param-game {pair}: expected NAME=VALUE"))?;
+        let request = ParamRequest::Set(name.to_string(), value.to_string());
+        session.execute(Command::ParamGame(request)).map_err(|e| describe(&format!("--param-game {pair}"), e))?;
     }
     let mut set = |name: &str, value: String| {
         session

@@ -1,6 +1,6 @@
-//! Golden transcripts: every `protocol-specs/**/*.gtp` script (and every `*.gomocup` script,
-//! with `--protocol gomocup` and its `#` lines removed, since that protocol has no comments) is
-//! piped through the engine binary in deterministic mode (one thread, fixed seed, visit limits, no time limit) and its
+//! Golden transcripts: every `protocol-specs/**/*.gtp` script (and every `*.gomocup` or
+//! `*.referee` script, with `--protocol gomocup` or `--protocol referee` and its `#` lines
+//! removed, since those protocols have no comments) is piped through the engine binary in deterministic mode (one thread, fixed seed, visit limits, no time limit) and its
 //! stdout must equal the committed `.out` file byte for byte. `PONDER_BLESS=1 cargo test
 //! --release --test golden` rewrites the `.out` files on purpose; review the diff before
 //! committing.
@@ -14,7 +14,7 @@ fn scripts(dir: &Path, found: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             scripts(&path, found);
-        } else if path.extension().is_some_and(|e| e == "gtp" || e == "gomocup") {
+        } else if path.extension().is_some_and(|e| e == "gtp" || e == "gomocup" || e == "referee") {
             found.push(path);
         }
     }
@@ -29,8 +29,9 @@ fn run_script(script: &Path) -> String {
     if let Some(extra) = first_line.strip_prefix("#!") {
         args.extend(extra.split_whitespace());
     }
-    if script.extension().is_some_and(|e| e == "gomocup") {
-        args.extend(["--protocol", "gomocup"]);
+    let protocol = script.extension().and_then(|e| e.to_str()).filter(|&e| e == "gomocup" || e == "referee");
+    if let Some(protocol) = protocol {
+        args.extend(["--protocol", protocol]);
         let text = String::from_utf8(input).unwrap();
         input = text
             .lines()

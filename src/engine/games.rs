@@ -129,8 +129,12 @@ fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
 }
 
 /// In play: when the virtual connections already decide the game for the side to move, play the
-/// winning move without searching.
+/// winning move without searching. Not for the opening move under the swap rule: a winning first
+/// stone is exactly the one the opponent takes over.
 fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<HexMove> {
+    if position.allow_swap() && position.stone_count() == 0 {
+        return None;
+    }
     match hex_vc::decided(position)? {
         (winner, Some(cell)) if winner == position.to_move() => Some(HexMove::Cell(cell)),
         _ => None,
