@@ -5,11 +5,12 @@ use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks};
 use crate::games::Game;
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{Hex, HexConfig, HexMove};
-use crate::games::mnk::{Mnk, MnkConfig};
+use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig};
 use crate::search::SearchParams;
 use crate::solvers::connect4 as connect4_solver;
+use crate::solvers::gomoku_tactics::{self, TacticsLimits};
 use crate::solvers::hex_solver::{self, SolveValue};
 use crate::solvers::hex_vc;
 use crate::solvers::reversi_endgame::{self, solve_endgame};
@@ -31,7 +32,12 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "gomoku",
         aliases: &[],
-        create: |params| Box::new(GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params)),
+        create: |params| {
+            Box::new(
+                GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params)
+                    .with_solver(SolverHooks { solve: solve_gomoku, solved_move: Some(gomoku_tactical_move) }),
+            )
+        },
     },
     GameEntry {
         name: "connect4",
@@ -165,4 +171,17 @@ fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<C
     let limits = connect4_solver::SolveLimits { node_limit: Some(node_limit), stop: Some(context.stop) };
     let mut solver = connect4_solver::Solver::new(20);
     solver.solve(position, &limits).ok().map(|result| result.best_move)
+}
+
+/// `ponder-solve` for Gomoku: `win` and the whole forcing line (the winner's moves and the forced
+/// replies, alternating) by VCF, else by VCT; `unknown` when neither finds a win.
+fn solve_gomoku(position: &Mnk, context: &SolveContext) -> Option<String> {
+    gomoku_tactics::solve_text(position, context.stop)
+}
+
+/// In play: the threat-space tactics of the root (win, block a four, VCF or VCT win, the only
+/// defence against the opponent's VCF) within the budget; otherwise the search plays.
+fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<Cell> {
+    let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
+    gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop)
 }

@@ -6,6 +6,7 @@
 //! Cells are Go-style vertices (column letters without I, row 1 at the bottom), so Go GUIs draw
 //! these games correctly. Black (X) moves first.
 
+pub mod gomoku_knowledge;
 pub mod gomoku_threats;
 
 use super::{
@@ -321,11 +322,15 @@ impl Game for Mnk {
         self.stone_at(self.cell(column, self.height() - 1 - row_from_top))
     }
 
-    /// Random moves drawn from a shrinking list of empty cells: one scan of the board, then
+    /// Gomoku: the threat-aware playout of [`gomoku_knowledge::playout`]. Other m,n,k games:
+    /// random moves drawn from a shrinking list of empty cells: one scan of the board, then
     /// constant work per move.
     fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {
         if let Some(outcome) = self.outcome {
             return outcome;
+        }
+        if gomoku_knowledge::applies(self) {
+            return gomoku_knowledge::playout(self, rng);
         }
         let mut empties = Vec::with_capacity(self.empties as usize);
         self.legal_moves(&mut empties);
@@ -336,6 +341,17 @@ impl Game for Mnk {
                 return outcome;
             }
         }
+    }
+
+    /// Gomoku: threat-aware priors ([`gomoku_knowledge::move_priors`]); none for the others.
+    fn move_priors(&self, moves: &[Cell], priors: &mut [super::Prior]) {
+        gomoku_knowledge::move_priors(self, moves, priors);
+    }
+
+    /// Gomoku: a five to complete, or two of the opponent's to block
+    /// ([`gomoku_knowledge::proven_outcome`]); none for the others.
+    fn proven_outcome(&self) -> Option<Outcome> {
+        gomoku_knowledge::proven_outcome(self)
     }
 }
 

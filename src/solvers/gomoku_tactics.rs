@@ -1,0 +1,274 @@
+//! Gomoku tactics at the root of a move: what threat-space search decides before the MCTS
+//! runs, and the `ponder-solve` answer.
+//!
+//! In play ([`tactical_move`]), in this order: complete a five; block the opponent's five
+//! point; win by VCF, then by VCT, within the budget; when the opponent threatens to win (a VCF
+//! if we passed, or an open three), keep only the moves that still leave it no VCF and no
+//! immediate open four, verified by re-running its VCF. One verified defence is played; among
+//! several, the one the threat priors rate highest (the MCTS alone may miss a deep VCF). With no
+//! threat on either side the search decides.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::gomoku_vcf::{VcfOptions, VcfOutcome, VcfResult, immediate_win, must_block, solve_vcf, solve_vct};
+use crate::games::mnk::gomoku_knowledge::{self, five_points};
+use crate::games::mnk::gomoku_threats::{ThreatBoard, is_five_in_a_row};
+use crate::games::mnk::{Cell, Mnk};
+use crate::games::{Color, Game, Outcome, Prior};
+
+/// Node limits of the root tactics, from the move's time budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TacticsLimits {
+    /// Nodes for our own VCF.
+    pub vcf_nodes: u64,
+    /// Nodes for our own VCT.
+    pub vct_nodes: u64,
+    /// Nodes for each check of the opponent's VCF (before and after each candidate defence).
+    pub defence_nodes: u64,
+}
+
+impl TacticsLimits {
+    /// Limits that fit `seconds` of solver time: the threat searches run at about a million
+    /// nodes a second on one core (a loaded machine), and the stop flag cuts them anyway.
+    pub fn for_seconds(seconds: f64) -> TacticsLimits {
+        let nodes = (seconds * 1_000_000.0).clamp(20_000.0, 2_000_000.0) as u64;
+        TacticsLimits { vcf_nodes: nodes, vct_nodes: (nodes / 2).min(300_000), defence_nodes: (nodes / 8).max(10_000) }
+    }
+}
+
+/// The side to move's tactical move in a running five-in-a-row game (see the module doc), or
+/// `None` to let the search decide: no threat on either side, a lost position, or `stop` set
+/// before a decision.
+pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) -> Option<Cell> {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return None;
+    }
+    let (side, opponent) = (position.to_move(), position.to_move().opponent());
+    // 1. A five wins now; the opponent's five point must be blocked (with two, nothing helps).
+    if let Some(cell) = immediate_win(position) {
+        return Some(cell);
+    }
+    if let Some(&block) = five_points(position, opponent).iter().min() {
+        return Some(block);
+    }
+    // 2. Our own forcing win: fours only, then threes as well.
+    let vcf = VcfOptions { max_nodes: limits.vcf_nodes, ..VcfOptions::vcf() };
+    if let VcfOutcome::Win(line) = solve_vcf(position, side, &vcf, stop).outcome {
+        return line.first().copied();
+    }
+    let vct = VcfOptions { max_nodes: limits.vct_nodes, ..VcfOptions::vct() };
+    if let VcfOutcome::Win(line) = solve_vct(position, side, &vct, stop).outcome {
+        return line.first().copied();
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    // 3. The opponent's threats: the cells that can matter are those of its VCF line, the
+    // blocks of its open threes, and our own fours (each forces a reply first).
+    let check = VcfOptions { max_nodes: limits.defence_nodes, ..VcfOptions::vcf() };
+    let mut candidates: Vec<Cell> = match solve_vcf(position, opponent, &check, stop).outcome {
+        VcfOutcome::Win(line) => line,
+        _ => Vec::new(),
+    };
+    let three_blocks = must_block(position);
+    if candidates.is_empty() && three_blocks.is_none() {
+        return None;
+    }
+    candidates.extend(three_blocks.unwrap_or_default());
+    candidates.sort();
+    candidates.dedup();
+    // Our fours off those cells only put the threat off by a move: they are kept for when
+    // nothing else defends.
+    let delaying_fours: Vec<Cell> =
+        ThreatBoard::new(position).four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
+    let defences = verified_defences(position, &candidates, &check, stop)?;
+    let defences =
+        if defences.is_empty() { verified_defences(position, &delaying_fours, &check, stop)? } else { defences };
+    match defences.as_slice() {
+        [] => None,
+        [only] => Some(*only),
+        several => Some(best_by_priors(position, several)),
+    }
+}
+
+/// The candidates after which the opponent has no VCF and no immediate open four (or double
+/// four) that we cannot answer with a four; `None` when `stop` cut the checks short.
+fn verified_defences(position: &Mnk, candidates: &[Cell], check: &VcfOptions, stop: &AtomicBool) -> Option<Vec<Cell>> {
+    let opponent = position.to_move().opponent();
+    let mut defences = Vec::new();
+    for &cell in candidates {
+        let mut child = position.clone();
+        child.play_unchecked(cell);
+        if child.outcome().is_some() {
+            defences.push(cell);
+            continue;
+        }
+        // The opponent to move makes an open four (or double four) and we have no five or
+        // four to answer first: lost, whatever its VCF says.
+        let board = ThreatBoard::new(&child);
+        let side = opponent.opponent();
+        let open_four_left = !board.winning_four_points(opponent).is_empty()
+            && board.five_points(side).is_empty()
+            && board.four_points(side).is_empty();
+        if open_four_left {
+            continue;
+        }
+        match solve_vcf(&child, opponent, check, stop).outcome {
+            VcfOutcome::NotFound => defences.push(cell),
+            VcfOutcome::Win(_) => {}
+            VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return None,
+            // Too deep to tell within the limit: keep it rather than discard a real defence.
+            VcfOutcome::Unknown => defences.push(cell),
+        }
+    }
+    Some(defences)
+}
+
+/// The move of `moves` with the best threat prior (value, then weight; the lowest cell on ties).
+fn best_by_priors(position: &Mnk, moves: &[Cell]) -> Cell {
+    let mut priors = vec![Prior::NONE; moves.len()];
+    position.move_priors(moves, &mut priors);
+    let mut best = 0;
+    for index in 1..moves.len() {
+        let (a, b) = (priors[index], priors[best]);
+        if a.value > b.value || (a.value == b.value && a.visits > b.visits) {
+            best = index;
+        }
+    }
+    moves[best]
+}
+
+/// The `ponder-solve` answer for the side to move: `win` and the whole forcing line (our moves
+/// and the forced replies, alternating, ours first and last) from VCF, else from VCT (one branch
+/// of its proof: the replies shown are one defence each); `unknown` when neither finds a win
+/// within its default node limit; `loss` when the opponent has two fives to complete and we
+/// none. A finished game answers `win`, `loss` or `draw` for the side
+/// to move. `None` when `stop` ended a search before an answer.
+pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
+    let side = position.to_move();
+    match position.outcome() {
+        Some(Outcome::Win(winner)) => return Some(if winner == side { "win" } else { "loss" }.to_string()),
+        Some(Outcome::Draw) => return Some("draw".to_string()),
+        None => {}
+    }
+    if gomoku_knowledge::proven_outcome(position) == Some(Outcome::Win(side.opponent())) {
+        return Some("loss".to_string());
+    }
+    let win_text = |line: Vec<Cell>| {
+        let moves: Vec<String> = line.iter().map(|&cell| position.format_move(cell)).collect();
+        format!("win {}", moves.join(" "))
+    };
+    type ThreatSearch = fn(&Mnk, Color, &VcfOptions, &AtomicBool) -> VcfResult;
+    let searches: [(ThreatSearch, VcfOptions); 2] = [(solve_vcf, VcfOptions::vcf()), (solve_vct, VcfOptions::vct())];
+    for (search, options) in searches {
+        match search(position, side, &options, stop).outcome {
+            VcfOutcome::Win(line) => return Some(win_text(line)),
+            VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return None,
+            _ => {}
+        }
+    }
+    Some("unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::MnkConfig;
+    use crate::solvers::gomoku_vcf::parse_vcf_puzzles_tsv;
+
+    const SAMPLE: &str = include_str!("../../tests/data/gomoku/vcf_puzzles_sample.tsv");
+
+    fn gomoku(moves: &[&str]) -> Mnk {
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for text in moves {
+            position.play(position.parse_move(text).unwrap()).unwrap();
+        }
+        position
+    }
+
+    fn tactics(position: &Mnk) -> Option<Cell> {
+        tactical_move(position, &TacticsLimits::for_seconds(1.0), &AtomicBool::new(false))
+    }
+
+    fn cell(position: &Mnk, text: &str) -> Cell {
+        position.parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn wins_in_one_and_blocks_a_four() {
+        // Black to move completes H8-L8 at one end.
+        let four = gomoku(&["H8", "A1", "J8", "A3", "K8", "A5", "L8", "A7"]);
+        let mv = tactics(&four).unwrap();
+        assert!([cell(&four, "G8"), cell(&four, "M8")].contains(&mv));
+        // White to move must block the closed four at M8 (G8 is White's), even with its own
+        // open three on the board.
+        let closed = gomoku(&["H8", "G8", "J8", "C3", "K8", "D3", "L8"]);
+        assert_eq!(tactics(&closed), Some(cell(&closed, "M8")));
+        // And its own four comes before blocking.
+        let race = gomoku(&["H8", "B1", "J8", "B2", "K8", "B3", "A10", "B4", "L8"]);
+        assert_eq!(tactics(&race), Some(cell(&race, "B5")));
+    }
+
+    #[test]
+    fn blocks_an_open_three() {
+        // Black's open three H8 J8 K8: White must answer next to it (G8 or L8) or at the far
+        // ends (F8, M8); anything else lets Black make an open four.
+        let three = gomoku(&["H8", "A1", "J8", "A15", "K8"]);
+        let mv = tactics(&three).unwrap();
+        assert!(["F8", "G8", "L8", "M8"].map(|text| cell(&three, text)).contains(&mv), "{mv:?}");
+        // A quiet position needs no tactics.
+        assert_eq!(tactics(&gomoku(&["H8", "J9"])), None);
+    }
+
+    #[test]
+    fn finds_the_vcf_of_every_sample_puzzle_and_defends_against_it() {
+        let (puzzles, problems) = parse_vcf_puzzles_tsv(SAMPLE);
+        assert!(problems.is_empty(), "{problems:?}");
+        let stop = AtomicBool::new(false);
+        let (mut defended, mut lost) = (0, 0);
+        // Every third puzzle keeps the test short (the defender's own VCT search is the slow part).
+        for puzzle in puzzles.iter().step_by(3) {
+            // The attacker's first move is a VCF win: replayed, it still has a VCF.
+            let mv = tactics(&puzzle.position).unwrap_or_else(|| panic!("puzzle {}", puzzle.id));
+            let mut after = puzzle.position.clone();
+            after.play_unchecked(mv);
+            let won = after.outcome() == Some(Outcome::Win(puzzle.attacker))
+                || matches!(solve_vcf(&after, puzzle.attacker, &VcfOptions::vcf(), &stop).outcome, VcfOutcome::Win(_));
+            assert!(won, "puzzle {}: {mv:?} keeps no VCF", puzzle.id);
+            // The defender to move: any defence it plays leaves the attacker no VCF.
+            let mut defending = puzzle.position.clone();
+            defending.give_turn_to(puzzle.attacker.opponent()).unwrap();
+            match tactics(&defending) {
+                Some(defence) => {
+                    let mut after = defending.clone();
+                    after.play_unchecked(defence);
+                    let outcome = solve_vcf(&after, puzzle.attacker, &VcfOptions::vcf(), &stop).outcome;
+                    // The defender's own VCF is also a fine answer.
+                    let own = solve_vcf(&defending, defending.to_move(), &VcfOptions::vcf(), &stop).outcome;
+                    assert!(
+                        outcome == VcfOutcome::NotFound || matches!(own, VcfOutcome::Win(_)),
+                        "puzzle {}: {defence:?} leaves {outcome:?}",
+                        puzzle.id
+                    );
+                    defended += 1;
+                }
+                None => lost += 1,
+            }
+        }
+        println!("{defended} puzzles defended, {lost} without a defence");
+        assert!(defended > 0);
+    }
+
+    #[test]
+    fn solve_text_gives_the_whole_line_or_unknown() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let stop = AtomicBool::new(false);
+        let text = solve_text(&puzzles[0].position, &stop).unwrap();
+        let moves: Vec<&str> = text.split(' ').collect();
+        assert_eq!(moves[0], "win");
+        assert_eq!(moves.len() % 2, 0, "attacker first and last: {text}");
+        assert_eq!(solve_text(&gomoku(&["H8"]), &stop).as_deref(), Some("unknown"));
+        let finished = gomoku(&["H8", "A1", "J8", "A3", "K8", "A5", "L8", "A7", "M8"]);
+        assert_eq!(solve_text(&finished, &stop).as_deref(), Some("loss"));
+    }
+}
