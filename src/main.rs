@@ -48,6 +48,10 @@ struct EngineOptions {
     /// A variant parameter NAME=VALUE, as `param_game NAME VALUE` (repeatable).
     #[arg(long = "param-game", value_name = "NAME=VALUE")]
     param_game: Vec<String>,
+    /// A search parameter NAME=VALUE, as `param_search NAME VALUE` (repeatable; applied after the
+    /// other options), e.g. `--param-search solver=0` for search alone.
+    #[arg(long = "param-search", value_name = "NAME=VALUE")]
+    param_search: Vec<String>,
     /// Search threads.
     #[arg(long)]
     threads: Option<usize>,
@@ -246,6 +250,12 @@ fn configured_session(options: &EngineOptions) -> Result<Session, String> {
     }
     if let Some(megabytes) = options.max_memory_mb {
         set("max_memory_mb", megabytes.to_string())?;
+    }
+    for pair in &options.param_search {
+        let (name, value) =
+            pair.split_once('=').ok_or_else(|| format!("--param-search {pair}: expected NAME=VALUE"))?;
+        let request = ParamRequest::Set(name.to_string(), value.to_string());
+        session.execute(Command::ParamSearch(request)).map_err(|e| describe(&format!("--param-search {pair}"), e))?;
     }
     Ok(session)
 }
