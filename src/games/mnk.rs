@@ -337,6 +337,14 @@ impl Game for Mnk {
             }
         }
     }
+
+    /// Stones stay where they are played and the playout leaves its final position (cells left
+    /// empty by a game won early count for nobody).
+    const SUPPORTS_RAVE: bool = true;
+
+    fn amaf_owner(&self, cell: Cell) -> Option<Color> {
+        self.in_board(cell).then(|| self.stone_at(cell)).flatten()
+    }
 }
 
 #[cfg(test)]
