@@ -100,7 +100,7 @@ impl Liberties {
 
     /// The group's only liberty, when it has exactly one.
     fn sole(&self) -> Option<usize> {
-        if self.count == 0 || self.sum % self.count as u32 != 0 {
+        if self.count == 0 || !self.sum.is_multiple_of(self.count as u32) {
             return None;
         }
         let cell = (self.sum / self.count as u32) as usize;
@@ -868,7 +868,12 @@ mod tests {
                         // Every point whose legality changes is one the gain looks at, so the gain
                         // is the exact change of the difference.
                         let after_difference = count(&after, me) - count(&after, me.opponent());
-                        assert_eq!(position.option_gain(cell), after_difference - before, "\n{}", position.board_text());
+                        assert_eq!(
+                            position.option_gain(cell),
+                            after_difference - before,
+                            "\n{}",
+                            position.board_text()
+                        );
                     }
                     let mv = moves[rng.random_range(0..moves.len())];
                     position.play(mv).unwrap();

@@ -459,7 +459,8 @@ impl<G: Game> Search<G> {
         let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
         let log_parent = parent_visits.ln();
         let rave = G::SUPPORTS_RAVE && self.params.rave;
-        let exploration = if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
+        let exploration =
+            if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
         let mut best = children.start;
         let mut best_score = f64::NEG_INFINITY;
         for child in children {
@@ -743,6 +744,155 @@ mod tests {
             assert!(nodes <= arena_nodes && arena_nodes - nodes <= arena_nodes / 65_536 * 81, "{nodes} {arena_nodes}");
         }
         assert!(reused_total > 0);
+    }
+
+    /// Tic-tac-toe with test knowledge: a prior of `prior` for the move `favourite` (and a
+    /// neutral one for every other move), and, when `proofs`, the exact value as a knowledge
+    /// proof of every position with at most four empty cells.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Knowing {
+        inner: Mnk,
+        favourite: Option<(u16, Prior)>,
+        proofs: bool,
+    }
+
+    impl Game for Knowing {
+        type Move = crate::games::mnk::Cell;
+        type Config = MnkConfig;
+
+        fn new(config: &MnkConfig) -> Knowing {
+            Knowing { inner: Mnk::new(config), favourite: None, proofs: false }
+        }
+        fn to_move(&self) -> Color {
+            self.inner.to_move()
+        }
+        fn legal_moves(&self, out: &mut Vec<Self::Move>) {
+            self.inner.legal_moves(out)
+        }
+        fn is_legal(&self, mv: Self::Move) -> bool {
+            self.inner.is_legal(mv)
+        }
+        fn play_unchecked(&mut self, mv: Self::Move) {
+            self.inner.play_unchecked(mv)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.inner.outcome()
+        }
+        fn hash(&self) -> u64 {
+            self.inner.hash()
+        }
+        fn parse_move(&self, text: &str) -> Result<Self::Move, crate::games::MoveError> {
+            self.inner.parse_move(text)
+        }
+        fn format_move(&self, mv: Self::Move) -> String {
+            self.inner.format_move(mv)
+        }
+        fn board_text(&self) -> String {
+            self.inner.board_text()
+        }
+        fn move_priors(&self, moves: &[Self::Move], priors: &mut [Prior]) {
+            if let Some((favourite, prior)) = self.favourite {
+                for (mv, slot) in moves.iter().zip(priors.iter_mut()) {
+                    *slot = if mv.0 == favourite { prior } else { Prior::new(prior.visits, 0.5) };
+                }
+            }
+        }
+        fn proven_outcome(&self) -> Option<Outcome> {
+            let mut moves = Vec::new();
+            self.inner.legal_moves(&mut moves);
+            if !self.proofs || moves.len() > 4 {
+                return None;
+            }
+            let value = minimax(&self.inner, &mut FxHashMap::default());
+            let me = self.inner.to_move();
+            Some(match value {
+                1 => Outcome::Win(me),
+                -1 => Outcome::Win(me.opponent()),
+                _ => Outcome::Draw,
+            })
+        }
+        const SUPPORTS_RAVE: bool = true;
+        fn amaf_owner(&self, mv: Self::Move) -> Option<Color> {
+            self.inner.amaf_owner(mv)
+        }
+    }
+
+    #[test]
+    fn priors_steer_the_first_visits_and_are_not_reported() {
+        let mut position = Knowing::new(&MnkConfig::tictactoe());
+        let corner = position.parse_move("a1").unwrap().0;
+        position.favourite = Some((corner, Prior::new(30, 0.9)));
+        let limits = Limits { max_visits: Some(40), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let visits_of_corner = |priors: bool| {
+            let params = SearchParams { max_memory_mb: 16, priors, rave: false, ..SearchParams::default() };
+            let result = Search::new(params).run(&position, limits, &stop, 3, None);
+            let total: u32 = result.moves.iter().map(|m| m.visits).sum();
+            assert!(total as u64 <= result.playouts, "reported visits are real playouts");
+            result.moves.iter().find(|m| m.mv.0 == corner).unwrap().visits
+        };
+        // Without priors the nine moves share the first playouts about evenly; with a 0.9 prior
+        // at 30 pseudo-visits against 0.5 for the rest, a1 takes most of them.
+        assert!(visits_of_corner(false) <= 10);
+        assert!(visits_of_corner(true) >= 20);
+    }
+
+    #[test]
+    fn knowledge_proofs_propagate_to_the_true_value() {
+        // Values by minimax (independent of the search): after a1 a2 (an edge reply to a corner)
+        // the first player wins; after a1 b2 c3 the second player holds the draw.
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
+        for moves in [&["a1", "a2"][..], &["a1", "b2", "c3"], &["b2", "a1", "c1", "a3"], &["a1", "b1", "b2"]] {
+            let mut position = Knowing::new(&MnkConfig::tictactoe());
+            position.proofs = true;
+            for text in moves {
+                position.play(position.parse_move(text).unwrap()).unwrap();
+            }
+            let expected = match minimax(&position.inner, &mut FxHashMap::default()) {
+                1 => RootProof::Win,
+                -1 => RootProof::Loss,
+                _ => RootProof::Draw,
+            };
+            let with = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() })
+                .run(&position, limits, &stop, 11, None);
+            let without = Search::new(SearchParams { max_memory_mb: 16, solver: false, ..SearchParams::default() })
+                .run(&position, limits, &stop, 11, None);
+            assert_eq!(
+                with.root_proof,
+                expected,
+                "{moves:?} {:?}",
+                with.moves.iter().map(|m| (m.visits, m.value, m.proof)).collect::<Vec<_>>()
+            );
+            // Without knowledge a draw may stay unproven within the limit, but never mis-proven.
+            assert!([expected, RootProof::Unknown].contains(&without.root_proof), "{moves:?}");
+            assert!(with.playouts < without.playouts, "{moves:?}: {} {}", with.playouts, without.playouts);
+            let mut after = position.inner.clone();
+            after.play(with.best_move.unwrap()).unwrap();
+            assert_eq!(
+                -minimax(&after, &mut FxHashMap::default()),
+                minimax(&position.inner, &mut FxHashMap::default())
+            );
+        }
+    }
+
+    #[test]
+    fn rave_runs_are_deterministic_and_change_the_search() {
+        use crate::games::nogo::{NoGo, NoGoConfig};
+        let mut config = NoGoConfig::default();
+        config.set_size(7, 7).unwrap();
+        let position = NoGo::new(&config);
+        let limits = Limits { max_visits: Some(2_000), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let run = |rave: bool| {
+            let mut search = Search::new(SearchParams { max_memory_mb: 16, rave, ..SearchParams::default() });
+            let result = search.run(&position, limits, &stop, 42, None);
+            (result.best_move, result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>())
+        };
+        let (on, off) = (run(true), run(false));
+        assert_eq!(on, run(true));
+        assert_eq!(off, run(false));
+        assert_ne!(on, off);
     }
 
     #[test]
