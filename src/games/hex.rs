@@ -623,6 +623,19 @@ impl Game for Hex {
         }
         Outcome::Win(Color::White)
     }
+
+    /// Off while the playout fills a scratch board and leaves `self` at its start: RAVE needs
+    /// the final position. Writing the filled board back at the end of the playout (no other
+    /// change) is all it takes to turn it on.
+    const SUPPORTS_RAVE: bool = false;
+
+    /// The stone on the cell, for RAVE; `None` for an empty cell and the swap.
+    fn amaf_owner(&self, mv: HexMove) -> Option<Color> {
+        match mv {
+            HexMove::Cell(cell) => self.stone_at(cell),
+            HexMove::Swap => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -343,6 +343,10 @@ impl Game for Mnk {
         }
     }
 
+    // No RAVE (`SUPPORTS_RAVE` stays false): in Gomoku the value of a stone depends on the order
+    // of threats, which all-moves-as-first statistics blur, and the threat priors already rank
+    // the moves.
+
     /// Gomoku: threat-aware priors ([`gomoku_knowledge::move_priors`]); none for the others.
     fn move_priors(&self, moves: &[Cell], priors: &mut [super::Prior]) {
         gomoku_knowledge::move_priors(self, moves, priors);

@@ -10,8 +10,8 @@
 //! legality of a move a constant-time test.
 
 use super::{
-    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, format_go_vertex, parse_go_vertex,
-    zobrist_keys,
+    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, Prior, format_go_vertex,
+    parse_go_vertex, zobrist_keys,
 };
 
 /// The smallest board side.
@@ -98,6 +98,15 @@ impl Liberties {
         self.sum_of_squares += other.sum_of_squares;
     }
 
+    /// The group's only liberty, when it has exactly one.
+    fn sole(&self) -> Option<usize> {
+        if self.count == 0 || !self.sum.is_multiple_of(self.count as u32) {
+            return None;
+        }
+        let cell = (self.sum / self.count as u32) as usize;
+        self.only(cell).then_some(cell)
+    }
+
     /// Whether `cell` is the group's only liberty (every pseudo-liberty equals `cell`): the sum
     /// is `count * cell` and, by the equality case of Cauchy-Schwarz, all terms are equal.
     fn only(&self, cell: usize) -> bool {
@@ -105,6 +114,25 @@ impl Liberties {
         count > 0 && sum == count * cell as u64 && sum * sum == count * self.sum_of_squares as u64
     }
 }
+
+/// A stone considered but not played (for move priors): its group's liberties and those of the
+/// opponent groups it touches, as they would be.
+struct Placement {
+    cell: usize,
+    color: Color,
+    /// Roots of the own groups the stone joins.
+    joined: [u16; 4],
+    /// Liberties of the group the stone would form.
+    new_group: Liberties,
+    /// Roots of the opponent groups the stone touches, and their liberties after it.
+    touched: [u16; 4],
+    touched_liberties: [Liberties; 4],
+}
+
+/// Pseudo-visits of a NoGo move prior.
+const PRIOR_VISITS: u32 = 20;
+/// Prior value per point of [`NoGo::option_gain`] away from an even exchange.
+const PRIOR_VALUE_PER_POINT: f32 = 0.15;
 
 /// A NoGo position. Per cell: the group it belongs to (the group's root cell) and the next stone
 /// of the same group (a circular list, for relabelling on merges); per root: the group's
@@ -272,6 +300,144 @@ impl NoGo {
         self.liberties[big].merge(absorbed);
     }
 
+    /// The liberties `color`'s group would have after a `color` stone on the empty `cell`: the
+    /// cell's empty neighbours and the liberties of the own groups it joins, less `cell` (once
+    /// per adjacent own stone, as each counted it once).
+    fn liberties_after(&self, color: Color, cell: usize) -> Liberties {
+        let mut liberties = Liberties::default();
+        let mut joined = [NO_CELL; 4];
+        for (slot, neighbour) in self.neighbours(cell).into_iter().take_while(|&n| n != NO_CELL).enumerate() {
+            let neighbour = neighbour as usize;
+            match self.color_at(neighbour) {
+                None => liberties.add(neighbour),
+                Some(owner) if owner == color => {
+                    let root = self.group[neighbour];
+                    if !joined.contains(&root) {
+                        joined[slot] = root;
+                        liberties.merge(self.liberties[root as usize]);
+                    }
+                    liberties.remove(cell);
+                }
+                Some(_) => {}
+            }
+        }
+        liberties
+    }
+
+    /// What a `color` stone on the empty `cell` would change, without playing it.
+    fn placement(&self, color: Color, cell: usize) -> Placement {
+        let mut placement = Placement {
+            cell,
+            color,
+            joined: [NO_CELL; 4],
+            new_group: self.liberties_after(color, cell),
+            touched: [NO_CELL; 4],
+            touched_liberties: [Liberties::default(); 4],
+        };
+        for (slot, neighbour) in self.neighbours(cell).into_iter().take_while(|&n| n != NO_CELL).enumerate() {
+            let neighbour = neighbour as usize;
+            let Some(owner) = self.color_at(neighbour) else { continue };
+            let root = self.group[neighbour];
+            if owner == color {
+                placement.joined[slot] = root;
+            } else if let Some(index) = placement.touched.iter().position(|&r| r == root) {
+                placement.touched_liberties[index].remove(cell);
+            } else {
+                placement.touched[slot] = root;
+                placement.touched_liberties[slot] = self.liberties[root as usize];
+                placement.touched_liberties[slot].remove(cell);
+            }
+        }
+        placement
+    }
+
+    /// Whether `color` could play the empty `cell` after `placement` (`cell` is not the placed
+    /// one): [`NoGo::is_legal_for`] on the board with the placed stone.
+    fn is_legal_after(&self, placement: &Placement, color: Color, cell: usize) -> bool {
+        let mut keeps_a_liberty = false;
+        for neighbour in self.neighbours(cell) {
+            if neighbour == NO_CELL {
+                break;
+            }
+            let neighbour = neighbour as usize;
+            let (owner, liberties) = if neighbour == placement.cell {
+                (placement.color, placement.new_group)
+            } else {
+                let Some(owner) = self.color_at(neighbour) else {
+                    keeps_a_liberty = true;
+                    continue;
+                };
+                let root = self.group[neighbour];
+                let liberties = if owner == placement.color && placement.joined.contains(&root) {
+                    placement.new_group
+                } else if let Some(index) = placement.touched.iter().position(|&r| r == root) {
+                    placement.touched_liberties[index]
+                } else {
+                    self.liberties[root as usize]
+                };
+                (owner, liberties)
+            };
+            let in_atari_here = liberties.only(cell);
+            if owner == color {
+                keeps_a_liberty |= !in_atari_here;
+            } else if in_atari_here {
+                return false;
+            }
+        }
+        keeps_a_liberty
+    }
+
+    /// How a move of the side to move on the empty `cell` changes the difference between its
+    /// playable points and the opponent's: -1 for the point itself, +1 when the opponent could
+    /// play it too, then the change on every point whose legality the move can affect (its
+    /// empty neighbours, and the sole liberty of each group it joins, forms or touches).
+    ///
+    /// NoGo ends when one side runs out of moves, so points only one side can play are that
+    /// side's reserve: a move that takes away an opponent's point or makes a point of its own is
+    /// worth more than one that uses up a point only the mover could play.
+    fn option_gain(&self, cell: usize) -> i32 {
+        let me = self.to_move;
+        let opponent = me.opponent();
+        let placement = self.placement(me, cell);
+        let mut gain = i32::from(self.is_legal_for(opponent, cell)) - 1;
+        let mut affected = [NO_CELL; 16];
+        let mut count = 0;
+        let mut add = |point: usize| {
+            if point != cell && !affected[..count].contains(&(point as u16)) {
+                affected[count] = point as u16;
+                count += 1;
+            }
+        };
+        for neighbour in self.neighbours(cell).into_iter().take_while(|&n| n != NO_CELL) {
+            if self.color_at(neighbour as usize).is_none() {
+                add(neighbour as usize);
+            }
+        }
+        if let Some(point) = placement.new_group.sole() {
+            add(point);
+        }
+        for slot in 0..4 {
+            if placement.touched[slot] != NO_CELL
+                && let Some(point) = placement.touched_liberties[slot].sole()
+            {
+                add(point);
+            }
+            if placement.joined[slot] != NO_CELL
+                && let Some(point) = self.liberties[placement.joined[slot] as usize].sole()
+            {
+                add(point);
+            }
+        }
+        for &point in &affected[..count] {
+            let point = point as usize;
+            let mine = i32::from(self.is_legal_after(&placement, me, point)) - i32::from(self.is_legal_for(me, point));
+            let theirs = i32::from(self.is_legal_after(&placement, opponent, point))
+                - i32::from(self.is_legal_for(opponent, point));
+            gain += mine - theirs;
+        }
+        gain
+    }
+
     /// The hash recomputed from the stones, for checking the incremental one.
     pub fn hash_from_scratch(&self) -> u64 {
         let mut hash = if self.to_move == Color::White { ZOBRIST[WHITE_TO_MOVE_KEY] } else { 0 };
@@ -378,9 +544,11 @@ impl Game for NoGo {
         Ok(())
     }
 
-    /// Uniformly random legal moves: each move tries the empty cells in a random order (a partial
-    /// Fisher-Yates shuffle) and plays the first legal one, which is uniform over the legal
-    /// moves; the end test then only scans for one legal reply.
+    /// Random legal moves that keep each side's reserve (points the opponent cannot play) for
+    /// last, as a Go playout keeps its eyes: each move tries the empty cells in a random order (a
+    /// partial Fisher-Yates shuffle) and plays the first one both sides could play, else the
+    /// first one only the mover can play. The scan itself finds the end (no legal move), so
+    /// the per-move end test of `play_unchecked` is skipped. Leaves the final position.
     fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {
         let mut empties: Vec<u16> =
             (0..self.side() * self.side()).filter(|&cell| self.color_at(cell).is_none()).map(|c| c as u16).collect();
@@ -389,22 +557,45 @@ impl Game for NoGo {
                 return outcome;
             }
             let color = self.to_move;
-            let mut chosen = None;
+            let mut contested = None;
+            let mut reserve = None;
             for tried in 0..empties.len() {
                 let pick = rng.random_range(tried..empties.len());
                 empties.swap(tried, pick);
-                if self.is_legal_for(color, empties[tried] as usize) {
-                    chosen = Some(tried);
-                    break;
+                let cell = empties[tried] as usize;
+                if self.is_legal_for(color, cell) {
+                    if self.is_legal_for(color.opponent(), cell) {
+                        contested = Some(tried);
+                        break;
+                    }
+                    reserve = reserve.or(Some(tried));
                 }
             }
-            let Some(slot) = chosen else {
-                // Cannot happen while the cached outcome is right; end the game as the rules say.
-                return Outcome::Win(color.opponent());
-            };
-            let cell = empties.swap_remove(slot);
-            self.play_unchecked(Point(cell));
+            match contested.or(reserve) {
+                Some(slot) => {
+                    let cell = empties.swap_remove(slot);
+                    self.put_stone(color, cell as usize);
+                    self.set_to_move(color.opponent());
+                }
+                None => self.outcome = Some(Outcome::Win(color.opponent())),
+            }
         }
+    }
+
+    /// Priors from [`NoGo::option_gain`]: even exchanges stay at 0.5, a move that gains points
+    /// of play over the opponent is tried early, one that spends a reserve late.
+    fn move_priors(&self, moves: &[Point], priors: &mut [Prior]) {
+        for (&point, prior) in moves.iter().zip(priors.iter_mut()) {
+            let gain = self.option_gain(point.0 as usize) as f32;
+            *prior = Prior::new(PRIOR_VISITS, (0.5 + PRIOR_VALUE_PER_POINT * gain).clamp(0.05, 0.95));
+        }
+    }
+
+    const SUPPORTS_RAVE: bool = true;
+
+    fn amaf_owner(&self, point: Point) -> Option<Color> {
+        let cell = point.0 as usize;
+        (cell < self.side() * self.side()).then(|| self.color_at(cell)).flatten()
     }
 }
 
@@ -636,6 +827,76 @@ mod tests {
         }
         let seconds = start.elapsed().as_secs_f64();
         println!("{:.0} playouts/s, Black won {black_wins} of {count}", count as f64 / seconds);
+    }
+
+    /// The legality after a considered stone agrees with the board after playing it, on every
+    /// empty point, and the option gain is the change of the legal-point difference when the
+    /// move touches nothing far away.
+    #[test]
+    fn considered_stones_match_played_ones() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for side in [3, 5, 9] {
+            for _ in 0..20 {
+                let mut position = board(side);
+                while position.outcome().is_none() {
+                    let mut moves = Vec::new();
+                    position.legal_moves(&mut moves);
+                    let me = position.to_move();
+                    let count = |p: &NoGo, color: Color| {
+                        (0..side * side).filter(|&c| p.color_at(c).is_none() && p.is_legal_for(color, c)).count() as i32
+                    };
+                    let before = count(&position, me) - count(&position, me.opponent());
+                    for &mv in &moves {
+                        let cell = mv.0 as usize;
+                        let mut after = position.clone();
+                        after.put_stone(me, cell);
+                        for color in [me, me.opponent()] {
+                            let placement = position.placement(color, cell);
+                            let mut placed = position.clone();
+                            placed.put_stone(color, cell);
+                            for point in (0..side * side).filter(|&p| p != cell && position.color_at(p).is_none()) {
+                                assert_eq!(
+                                    position.is_legal_after(&placement, color, point),
+                                    placed.is_legal_for(color, point),
+                                );
+                                assert_eq!(
+                                    position.is_legal_after(&placement, color.opponent(), point),
+                                    placed.is_legal_for(color.opponent(), point),
+                                );
+                            }
+                        }
+                        // Every point whose legality changes is one the gain looks at, so the gain
+                        // is the exact change of the difference.
+                        let after_difference = count(&after, me) - count(&after, me.opponent());
+                        assert_eq!(
+                            position.option_gain(cell),
+                            after_difference - before,
+                            "\n{}",
+                            position.board_text()
+                        );
+                    }
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    position.play(mv).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn priors_prefer_taking_a_point_over_spending_a_reserve() {
+        // White has an eye at a1 (b1 and a2 White, each with other liberties): a1 is White's
+        // reserve, illegal for Black (it would capture). White to move: its priors rank a1
+        // (spending the reserve) below an open point.
+        let mut position = board(5);
+        for text in ["e5", "b1", "e4", "a2", "d5"] {
+            position.play(position.parse_move(text).unwrap()).unwrap();
+        }
+        let reserve = position.parse_move("a1").unwrap();
+        let open = position.parse_move("c3").unwrap();
+        assert!(position.is_legal(reserve) && !position.is_legal_for(Color::Black, reserve.0 as usize));
+        let mut priors = [Prior::NONE; 2];
+        position.move_priors(&[reserve, open], &mut priors);
+        assert!(priors[0].value < 0.5 && priors[1].value >= 0.5, "{priors:?}");
     }
 
     #[test]

@@ -13,8 +13,17 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use crate::games::{Color, Game, Outcome};
+use crate::games::{Color, Game, Outcome, Prior};
 use tree::{Arena, NO_NODE, Proof};
+
+/// RAVE's equivalence parameter: the visits at which a child's own mean and its
+/// all-moves-as-first mean weigh the same in Silver's minimum-error schedule
+/// `beta = n_amaf / (n + n_amaf + n * n_amaf / RAVE_EQUIVALENCE)`.
+pub const RAVE_EQUIVALENCE: f64 = 1_000.0;
+
+/// With RAVE, the UCT exploration term is scaled down by this factor: the all-moves-as-first
+/// statistics already spread the playouts over the plausible moves.
+pub const RAVE_EXPLORATION_FACTOR: f64 = 0.25;
 
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +122,7 @@ struct Worker<G: Game> {
     rng: SmallRng,
     path: Vec<(u32, Color)>,
     moves: Vec<G::Move>,
+    priors: Vec<Prior>,
 }
 
 impl<G: Game> Search<G> {
@@ -171,7 +181,14 @@ impl<G: Game> Search<G> {
                 if node != self.root {
                     self.root = self.arena.retain_subtree(node);
                 }
-                self.arena.get(self.root).visits() as u64
+                let root = self.arena.get(self.root);
+                // A node proven by game knowledge was never expanded: as a root it must be, so
+                // the search finds the move behind the proof (finished games prove themselves
+                // again at once).
+                if !root.is_expanded() {
+                    root.set_proof(Proof::Unknown);
+                }
+                root.visits() as u64
             }
             None => self.reset_to(),
         };
@@ -316,6 +333,7 @@ impl<G: Game> Search<G> {
             rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             path: Vec::new(),
             moves: Vec::new(),
+            priors: Vec::new(),
         }
     }
 
@@ -338,15 +356,20 @@ impl<G: Game> Search<G> {
             }
             // 2. A finished game proves its node.
             if let Some(outcome) = position.outcome() {
-                node.set_proof(match outcome {
-                    Outcome::Draw => Proof::Draw,
-                    Outcome::Win(winner) if winner == mover => Proof::MoverWins,
-                    Outcome::Win(_) => Proof::MoverLoses,
-                });
+                node.set_proof(proof_for_mover(outcome, mover));
                 break outcome;
             }
-            // 3. A node seen for the first time gets a playout; the root is always expanded.
+            // 3. A node seen for the first time gets a playout, unless game knowledge proves its
+            //    position (asked once, at this first visit; proofs are kept with the node). The
+            //    root is always expanded and never proven by knowledge, so a proven root always
+            //    has its winning move in the tree.
             if node.visits() == 0 && node_index != self.root {
+                if self.params.solver
+                    && let Some(outcome) = position.proven_outcome()
+                {
+                    node.set_proof(proof_for_mover(outcome, mover));
+                    break outcome;
+                }
                 break position.playout(&mut worker.rng);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
@@ -365,7 +388,25 @@ impl<G: Game> Search<G> {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
             self.arena.get(node_index).record_visit(reward, depth > 0);
         }
-        // 5. Propagate proofs upwards as far as they reach.
+        // 5. RAVE: the position is now the playout's final one (or the tree's last position when
+        //    a proof or a full arena ended the descent early; its empty cells count for nobody).
+        //    At every node of the path, each child whose cell ended up with the child's mover
+        //    gets an all-moves-as-first update.
+        if G::SUPPORTS_RAVE && self.params.rave {
+            // RAVE games alternate strictly, so the children's mover is the node's mover's
+            // opponent.
+            for &(node_index, mover) in &worker.path {
+                let child_mover = mover.opponent();
+                let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
+                for child in self.arena.get(node_index).children() {
+                    let child_node = self.arena.get(child);
+                    if position.amaf_owner(child_node.mv().expect("a child has a move")) == Some(child_mover) {
+                        child_node.record_amaf(reward);
+                    }
+                }
+            }
+        }
+        // 6. Propagate proofs upwards as far as they reach.
         for &(node_index, _) in worker.path.iter().rev().skip(1) {
             let proof = self.proof_from_children(node_index);
             if proof == Proof::Unknown {
@@ -387,6 +428,16 @@ impl<G: Game> Search<G> {
         shuffle(&mut worker.moves, &mut worker.rng);
         match self.arena.allocate(worker.moves.iter().copied()) {
             Some(first) => {
+                if self.params.priors {
+                    worker.priors.clear();
+                    worker.priors.resize(worker.moves.len(), Prior::NONE);
+                    position.move_priors(&worker.moves, &mut worker.priors);
+                    for (offset, prior) in worker.priors.iter().enumerate() {
+                        if prior.visits > 0 {
+                            self.arena.get(first + offset as u32).set_prior(prior.visits, prior.value);
+                        }
+                    }
+                }
                 node.finish_expansion(first, worker.moves.len() as u32);
                 true
             }
@@ -398,13 +449,18 @@ impl<G: Game> Search<G> {
     }
 
     /// UCT choice among the children of an expanded node: a proven win is taken at once,
-    /// proven losses are avoided while anything else remains, and an unvisited child comes
-    /// before any visited one.
+    /// proven losses are avoided while anything else remains. A child's statistics are its real
+    /// visits (plus virtual losses) and its prior's pseudo-visits together; with RAVE their mean
+    /// is blended with the child's all-moves-as-first mean (Silver's minimum-error weight). A
+    /// child with neither visits nor prior nor RAVE statistics comes before any other.
     fn select_child(&self, node_index: u32) -> u32 {
         let node = self.arena.get(node_index);
         let children = node.children();
         let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
         let log_parent = parent_visits.ln();
+        let rave = G::SUPPORTS_RAVE && self.params.rave;
+        let exploration =
+            if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
         let mut best = children.start;
         let mut best_score = f64::NEG_INFINITY;
         for child in children {
@@ -413,16 +469,29 @@ impl<G: Game> Search<G> {
                 Proof::MoverWins => return child,
                 Proof::MoverLoses => -1.0,
                 proof => {
-                    let visits = child_node.visits() + child_node.virtual_loss();
-                    if visits == 0 {
+                    let (prior_visits, prior_half_points) = child_node.prior();
+                    let visits = (child_node.visits() + child_node.virtual_loss() + prior_visits) as f64;
+                    let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
+                    if visits == 0.0 && amaf_visits == 0 {
                         f64::INFINITY
                     } else {
                         let mean = if proof == Proof::Draw {
                             0.5
+                        } else if visits == 0.0 {
+                            amaf_half_points as f64 / (2.0 * amaf_visits as f64)
                         } else {
-                            child_node.half_points() as f64 / (2.0 * visits as f64)
+                            let mean = (child_node.half_points() + prior_half_points as u64) as f64 / (2.0 * visits);
+                            if amaf_visits == 0 {
+                                mean
+                            } else {
+                                let amaf_visits = amaf_visits as f64;
+                                let amaf_mean = amaf_half_points as f64 / (2.0 * amaf_visits);
+                                let beta =
+                                    amaf_visits / (visits + amaf_visits + visits * amaf_visits / RAVE_EQUIVALENCE);
+                                (1.0 - beta) * mean + beta * amaf_mean
+                            }
                         };
-                        mean + self.params.exploration * (log_parent / visits as f64).sqrt()
+                        mean + exploration * (log_parent / visits.max(1.0)).sqrt()
                     }
                 }
             };
@@ -519,6 +588,15 @@ impl<G: Game> Search<G> {
                 _ => return pv,
             }
         }
+    }
+}
+
+/// The proof a finished or knowledge-proven `outcome` gives a node whose mover is `mover`.
+fn proof_for_mover(outcome: Outcome, mover: Color) -> Proof {
+    match outcome {
+        Outcome::Draw => Proof::Draw,
+        Outcome::Win(winner) if winner == mover => Proof::MoverWins,
+        Outcome::Win(_) => Proof::MoverLoses,
     }
 }
 
@@ -657,11 +735,164 @@ mod tests {
         while position.outcome().is_none() {
             let result = search.run(&position, limits, &stop, 5, None);
             reused_total += result.reused_visits;
-            let nodes = check_tree(&search, search.root, &position);
-            assert_eq!(nodes, search.stats().nodes, "every arena node is reachable after compaction");
             position.play(result.best_move.unwrap()).unwrap();
+            search.advance_root(&position);
+            // Every arena node is reachable after compaction, but for the slots a child range
+            // left empty at the end of a chunk (it never straddles two).
+            let nodes = check_tree(&search, search.root, &position);
+            let arena_nodes = search.stats().nodes;
+            assert!(nodes <= arena_nodes && arena_nodes - nodes <= arena_nodes / 65_536 * 81, "{nodes} {arena_nodes}");
         }
         assert!(reused_total > 0);
+    }
+
+    /// Tic-tac-toe with test knowledge: a prior of `prior` for the move `favourite` (and a
+    /// neutral one for every other move), and, when `proofs`, the exact value as a knowledge
+    /// proof of every position with at most four empty cells.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Knowing {
+        inner: Mnk,
+        favourite: Option<(u16, Prior)>,
+        proofs: bool,
+    }
+
+    impl Game for Knowing {
+        type Move = crate::games::mnk::Cell;
+        type Config = MnkConfig;
+
+        fn new(config: &MnkConfig) -> Knowing {
+            Knowing { inner: Mnk::new(config), favourite: None, proofs: false }
+        }
+        fn to_move(&self) -> Color {
+            self.inner.to_move()
+        }
+        fn legal_moves(&self, out: &mut Vec<Self::Move>) {
+            self.inner.legal_moves(out)
+        }
+        fn is_legal(&self, mv: Self::Move) -> bool {
+            self.inner.is_legal(mv)
+        }
+        fn play_unchecked(&mut self, mv: Self::Move) {
+            self.inner.play_unchecked(mv)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.inner.outcome()
+        }
+        fn hash(&self) -> u64 {
+            self.inner.hash()
+        }
+        fn parse_move(&self, text: &str) -> Result<Self::Move, crate::games::MoveError> {
+            self.inner.parse_move(text)
+        }
+        fn format_move(&self, mv: Self::Move) -> String {
+            self.inner.format_move(mv)
+        }
+        fn board_text(&self) -> String {
+            self.inner.board_text()
+        }
+        fn move_priors(&self, moves: &[Self::Move], priors: &mut [Prior]) {
+            if let Some((favourite, prior)) = self.favourite {
+                for (mv, slot) in moves.iter().zip(priors.iter_mut()) {
+                    *slot = if mv.0 == favourite { prior } else { Prior::new(prior.visits, 0.5) };
+                }
+            }
+        }
+        fn proven_outcome(&self) -> Option<Outcome> {
+            let mut moves = Vec::new();
+            self.inner.legal_moves(&mut moves);
+            if !self.proofs || moves.len() > 4 {
+                return None;
+            }
+            let value = minimax(&self.inner, &mut FxHashMap::default());
+            let me = self.inner.to_move();
+            Some(match value {
+                1 => Outcome::Win(me),
+                -1 => Outcome::Win(me.opponent()),
+                _ => Outcome::Draw,
+            })
+        }
+        const SUPPORTS_RAVE: bool = true;
+        fn amaf_owner(&self, mv: Self::Move) -> Option<Color> {
+            self.inner.amaf_owner(mv)
+        }
+    }
+
+    #[test]
+    fn priors_steer_the_first_visits_and_are_not_reported() {
+        let mut position = Knowing::new(&MnkConfig::tictactoe());
+        let corner = position.parse_move("a1").unwrap().0;
+        position.favourite = Some((corner, Prior::new(30, 0.9)));
+        let limits = Limits { max_visits: Some(40), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let visits_of_corner = |priors: bool| {
+            let params = SearchParams { max_memory_mb: 16, priors, rave: false, ..SearchParams::default() };
+            let result = Search::new(params).run(&position, limits, &stop, 3, None);
+            let total: u32 = result.moves.iter().map(|m| m.visits).sum();
+            assert!(total as u64 <= result.playouts, "reported visits are real playouts");
+            result.moves.iter().find(|m| m.mv.0 == corner).unwrap().visits
+        };
+        // Without priors the nine moves share the first playouts about evenly; with a 0.9 prior
+        // at 30 pseudo-visits against 0.5 for the rest, a1 takes most of them.
+        assert!(visits_of_corner(false) <= 10);
+        assert!(visits_of_corner(true) >= 20);
+    }
+
+    #[test]
+    fn knowledge_proofs_propagate_to_the_true_value() {
+        // Values by minimax (independent of the search): after a1 a2 (an edge reply to a corner)
+        // the first player wins; after a1 b2 c3 the second player holds the draw.
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
+        for moves in [&["a1", "a2"][..], &["a1", "b2", "c3"], &["b2", "a1", "c1", "a3"], &["a1", "b1", "b2"]] {
+            let mut position = Knowing::new(&MnkConfig::tictactoe());
+            position.proofs = true;
+            for text in moves {
+                position.play(position.parse_move(text).unwrap()).unwrap();
+            }
+            let expected = match minimax(&position.inner, &mut FxHashMap::default()) {
+                1 => RootProof::Win,
+                -1 => RootProof::Loss,
+                _ => RootProof::Draw,
+            };
+            let with = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() })
+                .run(&position, limits, &stop, 11, None);
+            let without = Search::new(SearchParams { max_memory_mb: 16, solver: false, ..SearchParams::default() })
+                .run(&position, limits, &stop, 11, None);
+            assert_eq!(
+                with.root_proof,
+                expected,
+                "{moves:?} {:?}",
+                with.moves.iter().map(|m| (m.visits, m.value, m.proof)).collect::<Vec<_>>()
+            );
+            // Without knowledge a draw may stay unproven within the limit, but never mis-proven.
+            assert!([expected, RootProof::Unknown].contains(&without.root_proof), "{moves:?}");
+            assert!(with.playouts < without.playouts, "{moves:?}: {} {}", with.playouts, without.playouts);
+            let mut after = position.inner.clone();
+            after.play(with.best_move.unwrap()).unwrap();
+            assert_eq!(
+                -minimax(&after, &mut FxHashMap::default()),
+                minimax(&position.inner, &mut FxHashMap::default())
+            );
+        }
+    }
+
+    #[test]
+    fn rave_runs_are_deterministic_and_change_the_search() {
+        use crate::games::nogo::{NoGo, NoGoConfig};
+        let mut config = NoGoConfig::default();
+        config.set_size(7, 7).unwrap();
+        let position = NoGo::new(&config);
+        let limits = Limits { max_visits: Some(2_000), ..Limits::default() };
+        let stop = AtomicBool::new(false);
+        let run = |rave: bool| {
+            let mut search = Search::new(SearchParams { max_memory_mb: 16, rave, ..SearchParams::default() });
+            let result = search.run(&position, limits, &stop, 42, None);
+            (result.best_move, result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>())
+        };
+        let (on, off) = (run(true), run(false));
+        assert_eq!(on, run(true));
+        assert_eq!(off, run(false));
+        assert_ne!(on, off);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! child, and no `unsafe` is needed.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 /// The index of "no node".
 pub const NO_NODE: u32 = u32::MAX;
@@ -51,7 +51,15 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// The largest prior a node keeps, in pseudo-visits: the half points then fit a `u16`.
+pub const MAX_PRIOR_VISITS: u32 = 16_000;
+
 /// One tree node: the move that leads to it and the statistics of the position after it.
+///
+/// Visits and half points count real playouts only. Game knowledge enters as a prior (pseudo-
+/// visits at a value, written once before the node is published) that only selection adds in,
+/// so reported visits, move choice and the early stop see real playouts. RAVE (all moves as
+/// first) statistics are kept apart too.
 #[derive(Debug)]
 pub struct Node<M> {
     mv: OnceLock<M>,
@@ -59,6 +67,12 @@ pub struct Node<M> {
     virtual_loss: AtomicU32,
     /// Sum of the mover's rewards, in half points (win 2, draw 1, loss 0): exact integers.
     half_points: AtomicU64,
+    /// Playouts below the parent in which the mover played this node's cell, and the mover's
+    /// half points in them (RAVE).
+    amaf_visits: AtomicU32,
+    amaf_half_points: AtomicU32,
+    prior_visits: AtomicU16,
+    prior_half_points: AtomicU16,
     proof: AtomicU8,
     state: AtomicU8,
     first_child: AtomicU32,
@@ -72,6 +86,10 @@ impl<M> Default for Node<M> {
             visits: AtomicU32::new(0),
             virtual_loss: AtomicU32::new(0),
             half_points: AtomicU64::new(0),
+            amaf_visits: AtomicU32::new(0),
+            amaf_half_points: AtomicU32::new(0),
+            prior_visits: AtomicU16::new(0),
+            prior_half_points: AtomicU16::new(0),
             proof: AtomicU8::new(Proof::Unknown as u8),
             state: AtomicU8::new(LEAF),
             first_child: AtomicU32::new(NO_NODE),
@@ -105,6 +123,33 @@ impl<M: Copy> Node<M> {
     /// Half-point sum, for selection arithmetic.
     pub fn half_points(&self) -> u64 {
         self.half_points.load(Ordering::Relaxed)
+    }
+
+    /// The prior as (pseudo-visits, half points); (0, 0) when there is none.
+    pub fn prior(&self) -> (u32, u32) {
+        (self.prior_visits.load(Ordering::Relaxed) as u32, self.prior_half_points.load(Ordering::Relaxed) as u32)
+    }
+
+    /// Sets the prior: `visits` pseudo-visits (at most [`MAX_PRIOR_VISITS`]) at the mover's mean
+    /// reward `value` in [0, 1]. Only for a node not yet published (before its parent's
+    /// `finish_expansion`, whose release store makes it visible).
+    pub fn set_prior(&self, visits: u32, value: f32) {
+        let visits = visits.min(MAX_PRIOR_VISITS);
+        let half_points = (2.0 * value.clamp(0.0, 1.0) as f64 * visits as f64).round() as u16;
+        self.prior_visits.store(visits as u16, Ordering::Relaxed);
+        self.prior_half_points.store(half_points, Ordering::Relaxed);
+    }
+
+    /// RAVE statistics as (visits, half points).
+    pub fn amaf(&self) -> (u32, u32) {
+        (self.amaf_visits.load(Ordering::Relaxed), self.amaf_half_points.load(Ordering::Relaxed))
+    }
+
+    /// Records one playout in which this node's mover played its cell, with the mover's reward
+    /// in half points.
+    pub fn record_amaf(&self, half_points: u32) {
+        self.amaf_half_points.fetch_add(half_points, Ordering::Relaxed);
+        self.amaf_visits.fetch_add(1, Ordering::Relaxed);
     }
 
     pub fn proof(&self) -> Proof {
