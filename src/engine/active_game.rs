@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::GtpError;
 use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft};
+use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
 use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
 
@@ -53,6 +54,8 @@ pub struct SolverHooks<G: Game> {
     /// Asked before `genmove` searches: a move proven best, when the solver can find one within
     /// the budget; `None` lets the search decide.
     pub solved_move: Option<fn(&G, &SolveContext) -> Option<G::Move>>,
+    /// The `ponder-vc_*` views (Hex): the reply for a colour as the side to move.
+    pub vc_view: Option<fn(&G, Color, VcView) -> String>,
 }
 
 /// A one-line summary of a finished search, for the log on stderr.
@@ -115,6 +118,10 @@ pub trait ActiveGame: Send + super::game_record::GameRecord {
     /// `ponder-solve COLOR`: the solver's answer for `color` to move. Blocks until solved or
     /// stopped.
     fn solve(&mut self, color: Color, context: &SolveContext) -> Result<String, GtpError>;
+    /// Whether the game answers the `ponder-vc_*` views.
+    fn has_vc_views(&self) -> bool;
+    /// A `ponder-vc_*` view of the current position for `color` as the side to move.
+    fn vc_view(&self, color: Color, view: VcView) -> Result<String, GtpError>;
     /// The `showboard` diagram.
     fn board_text(&self) -> String;
     /// The `final_score` text of a finished game.
@@ -406,6 +413,15 @@ impl<G: Game> ActiveGame for GameState<G> {
         let position =
             if self.current().outcome().is_some() { self.current().clone() } else { self.position_for(color)? };
         (solver.solve)(&position, context).ok_or(GtpError::Interrupted)
+    }
+
+    fn has_vc_views(&self) -> bool {
+        self.solver.as_ref().is_some_and(|solver| solver.vc_view.is_some())
+    }
+
+    fn vc_view(&self, color: Color, view: VcView) -> Result<String, GtpError> {
+        let vc_view = self.solver.as_ref().and_then(|solver| solver.vc_view).ok_or(GtpError::UnknownCommand)?;
+        Ok(vc_view(self.current(), color, view))
     }
 
     fn board_text(&self) -> String {

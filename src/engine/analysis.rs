@@ -4,20 +4,30 @@
 
 use super::active_game::{AnalysisMove, SearchRequest};
 use super::{GtpError, Session};
-use crate::protocol::command::{AnalysisFormat, AnalyzeCommandsFor, AnalyzeRequest};
+use crate::protocol::command::{AnalysisFormat, AnalysisView, AnalyzeCommandsFor, AnalyzeRequest};
 use crate::search::Limits;
 
-/// The `gogui-analyze_commands` / `hexgui-analyze_commands` reply: `type/label/command` lines.
-pub(super) fn analyze_commands(gui: AnalyzeCommandsFor) -> String {
-    let entries = [
-        "param/Game Parameters/param_game",
-        "param/Search Parameters/param_search",
-        "var/Principal Variation/ponder-pv",
-        "gfx/Move Values/ponder-move_values",
-        "string/Search Statistics/ponder-stats",
-    ];
-    // Both GUIs read the same format; HexGui shows the same entries under its Analyze menu.
-    let _ = gui;
+/// The `gogui-analyze_commands` / `hexgui-analyze_commands` reply: `type/label/command` lines,
+/// with the virtual-connection views when the game has them (Hex). `%m` is the side to move in
+/// both GUIs.
+pub(super) fn analyze_commands(gui: AnalyzeCommandsFor, vc_views: bool) -> String {
+    let mut entries = vec!["param/Game Parameters/param_game", "param/Search Parameters/param_search"];
+    // HexGui's `var` wants bare cells and its `gfx` only INFLUENCE and TEXT, so it gets the
+    // principal variation as cells and the move values as `pspairs` (cell, text).
+    entries.extend(match gui {
+        AnalyzeCommandsFor::GoGui => ["var/Principal Variation/ponder-pv", "gfx/Move Values/ponder-move_values"],
+        AnalyzeCommandsFor::HexGui => {
+            ["var/Principal Variation/ponder-pv cells", "pspairs/Move Values/ponder-move_values pairs"]
+        }
+    });
+    entries.push("string/Search Statistics/ponder-stats");
+    if vc_views {
+        entries.extend([
+            "gfx/VC Status/ponder-vc_status %m",
+            "plist/VC Carrier/ponder-vc_carrier %m",
+            "plist/VC Mustplay/ponder-vc_mustplay %m",
+        ]);
+    }
     entries.join("\n")
 }
 
@@ -51,6 +61,15 @@ pub fn format_info_line(format: AnalysisFormat, moves: &[AnalysisMove], max_move
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether a move text names a cell (`e6`), not `swap-pieces` or `pass`: HexGui has no board
+/// field for those and fails on them.
+fn is_cell_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && !chars.as_str().is_empty()
+        && chars.all(|c| c.is_ascii_digit())
 }
 
 fn per_ten_thousand(value: f64) -> u32 {
@@ -118,12 +137,18 @@ impl Session {
     }
 
     /// `ponder-pv`: the principal variation of the kept tree for the current position, as GoGui's
-    /// `var` type wants it (`b A1 w B2 …`); empty when there is none.
-    pub(super) fn principal_variation(&self) -> String {
+    /// `var` type wants it (`b A1 w B2 …`) or HexGui's (`a1 b2 …`, colours alternating from the
+    /// side to move); empty when there is none.
+    pub(super) fn principal_variation(&self, view: AnalysisView) -> String {
         let moves = self.game.last_analysis();
         let Some(best) = moves.first() else {
             return String::new();
         };
+        if view == AnalysisView::HexGui {
+            // HexGui alternates the colours itself and draws only cells: stop at a swap.
+            let cells: Vec<&str> = best.pv.iter().map(String::as_str).take_while(|mv| is_cell_name(mv)).collect();
+            return cells.join(" ");
+        }
         let mut color = self.game.to_move();
         let mut parts = Vec::new();
         for mv in &best.pv {
@@ -133,14 +158,27 @@ impl Session {
         parts.join(" ")
     }
 
-    /// `ponder-move_values`: each searched move's win rate in percent as a GoGui `gfx` label.
-    pub(super) fn move_values(&self) -> String {
-        let labels: Vec<String> = self
-            .game
-            .last_analysis()
-            .iter()
-            .map(|analysis| format!("LABEL {} {}", analysis.mv, (analysis.winrate * 100.0).round()))
-            .collect();
-        labels.join("\n")
+    /// `ponder-move_values`: each searched move's win rate in percent, as GoGui `gfx` labels
+    /// (`LABEL a1 55` lines) or as HexGui `pspairs` (`a1 55 b2 48`, on one line).
+    pub(super) fn move_values(&self, view: AnalysisView) -> String {
+        let values = self.game.last_analysis();
+        let value = |winrate: f64| (winrate * 100.0).round();
+        match view {
+            AnalysisView::GoGui => {
+                let labels: Vec<String> = values
+                    .iter()
+                    .map(|analysis| format!("LABEL {} {}", analysis.mv, value(analysis.winrate)))
+                    .collect();
+                labels.join("\n")
+            }
+            AnalysisView::HexGui => {
+                let pairs: Vec<String> = values
+                    .iter()
+                    .filter(|analysis| is_cell_name(&analysis.mv))
+                    .map(|analysis| format!("{} {}", analysis.mv, value(analysis.winrate)))
+                    .collect();
+                pairs.join(" ")
+            }
+        }
     }
 }

@@ -43,10 +43,9 @@ pub const GAMES: &[GameEntry] = &[
         name: "connect4",
         aliases: &["connect-four", "connect_four"],
         create: |params| {
-            Box::new(
-                GameState::<Connect4>::new("connect4", Connect4Config::default(), params)
-                    .with_solver(SolverHooks { solve: solve_connect4, solved_move: Some(connect4_solved_move) }),
-            )
+            Box::new(GameState::<Connect4>::new("connect4", Connect4Config::default(), params).with_solver(
+                SolverHooks { solve: solve_connect4, solved_move: Some(connect4_solved_move), vc_view: None },
+            ))
         },
     },
     GameEntry {
@@ -58,20 +57,22 @@ pub const GAMES: &[GameEntry] = &[
         name: "hex",
         aliases: &[],
         create: |params| {
-            Box::new(
-                GameState::<Hex>::new("hex", HexConfig::default(), params)
-                    .with_solver(SolverHooks { solve: solve_hex, solved_move: Some(hex_decided_move) }),
-            )
+            Box::new(GameState::<Hex>::new("hex", HexConfig::default(), params).with_solver(SolverHooks {
+                solve: solve_hex,
+                solved_move: Some(hex_decided_move),
+                vc_view: Some(super::hex_vc_views::vc_view),
+            }))
         },
     },
     GameEntry {
         name: "reversi",
         aliases: &["othello"],
         create: |params| {
-            Box::new(
-                GameState::<Reversi>::new("reversi", ReversiConfig, params)
-                    .with_solver(SolverHooks { solve: solve_reversi, solved_move: Some(reversi_solved_move) }),
-            )
+            Box::new(GameState::<Reversi>::new("reversi", ReversiConfig, params).with_solver(SolverHooks {
+                solve: solve_reversi,
+                solved_move: Some(reversi_solved_move),
+                vc_view: None,
+            }))
         },
     },
 ];

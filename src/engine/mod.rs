@@ -8,6 +8,7 @@ pub mod clock;
 mod game_record;
 mod game_setup;
 mod games;
+mod hex_vc_views;
 mod moves;
 mod rules_commands;
 mod search_settings;
@@ -170,11 +171,12 @@ impl Session {
                 self.clocks.set_time_left(color, seconds, stones);
                 Ok(String::new())
             }
-            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui)),
-            Command::PrincipalVariation => Ok(self.principal_variation()),
-            Command::MoveValues => Ok(self.move_values()),
+            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui, self.game.has_vc_views())),
+            Command::PrincipalVariation(view) => Ok(self.principal_variation(view)),
+            Command::MoveValues(view) => Ok(self.move_values(view)),
             Command::NoOp => Ok(String::new()),
             Command::Solve(color) => self.solve(color),
+            Command::VcView(view, color) => self.game.vc_view(color, view),
             Command::Rules(query) => self.rules_query(query),
             Command::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             Command::PrintSgf => Ok(self.print_sgf()),
@@ -196,9 +198,14 @@ impl Session {
     }
 
     /// Names of the commands available now, in registry order: `ponder-solve` only for games
-    /// with an exact solver.
+    /// with an exact solver, `ponder-vc_*` only for Hex.
     fn command_names(&self) -> Vec<&'static str> {
-        COMMANDS.iter().map(|spec| spec.name).filter(|&name| name != "ponder-solve" || self.game.has_solver()).collect()
+        COMMANDS
+            .iter()
+            .map(|spec| spec.name)
+            .filter(|&name| name != "ponder-solve" || self.game.has_solver())
+            .filter(|&name| !name.starts_with("ponder-vc_") || self.game.has_vc_views())
+            .collect()
     }
 
     /// `ponder-solve COLOR`: the game's exact solver, interruptible like a search.

@@ -48,6 +48,25 @@ pub enum AnalyzeCommandsFor {
     HexGui,
 }
 
+/// What a `ponder-vc_*` command shows of Hex's virtual connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VcView {
+    /// `ponder-vc_status`: a gfx picture of who wins by connection and where to play.
+    Status,
+    /// `ponder-vc_carrier`: the cells of the colour's own edge-to-edge connection.
+    Carrier,
+    /// `ponder-vc_mustplay`: the cells that do not lose at once to an opponent's connection.
+    MustPlay,
+}
+
+/// Which GUI's reply format `ponder-pv` and `ponder-move_values` use: HexGui reads its `var`
+/// and `gfx` types differently from GoGui.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalysisView {
+    GoGui,
+    HexGui,
+}
+
 /// A GTP command with typed arguments. Move texts stay text: only the current game can read
 /// them.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,9 +108,14 @@ pub enum Command {
     Analyze(AnalyzeRequest),
     GenMoveAnalyze(AnalyzeRequest),
     AnalyzeCommands(AnalyzeCommandsFor),
-    PrincipalVariation,
-    MoveValues,
+    /// `ponder-pv [cells]`: GoGui's `var` form (`b a1 w b2`), or cells only (HexGui's `var`).
+    PrincipalVariation(AnalysisView),
+    /// `ponder-move_values [pairs]`: GoGui `gfx` labels, or `cell value` pairs (HexGui's
+    /// `pspairs`).
+    MoveValues(AnalysisView),
     Solve(Color),
+    /// A view of Hex's virtual connections for the colour as the side to move.
+    VcView(VcView, Color),
     /// `stop` (KataGo) and `gogui-interrupt` (announces `# interrupt` support): nothing to do,
     /// since any line already ends pondering.
     NoOp,
@@ -178,9 +202,12 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "set_position", parse: parse_set_position },
     CommandSpec { name: "ponder-perft", parse: parse_perft },
     CommandSpec { name: "ponder-stats", parse: no_arguments!(Command::Stats) },
-    CommandSpec { name: "ponder-pv", parse: no_arguments!(Command::PrincipalVariation) },
+    CommandSpec { name: "ponder-pv", parse: |args| Ok(Command::PrincipalVariation(analysis_view(args, "cells")?)) },
     CommandSpec { name: "ponder-solve", parse: |args| Ok(Command::Solve(one_color(args)?)) },
-    CommandSpec { name: "ponder-move_values", parse: no_arguments!(Command::MoveValues) },
+    CommandSpec { name: "ponder-move_values", parse: |args| Ok(Command::MoveValues(analysis_view(args, "pairs")?)) },
+    CommandSpec { name: "ponder-vc_status", parse: |args| Ok(Command::VcView(VcView::Status, one_color(args)?)) },
+    CommandSpec { name: "ponder-vc_carrier", parse: |args| Ok(Command::VcView(VcView::Carrier, one_color(args)?)) },
+    CommandSpec { name: "ponder-vc_mustplay", parse: |args| Ok(Command::VcView(VcView::MustPlay, one_color(args)?)) },
     CommandSpec { name: "time_settings", parse: parse_time_settings },
     CommandSpec { name: "kgs-time_settings", parse: parse_named_time_settings },
     CommandSpec { name: "kata-time_settings", parse: parse_named_time_settings },
@@ -242,6 +269,15 @@ pub fn parse_color(text: &str) -> Result<Color, CommandError> {
 fn one_color(args: &[String]) -> Result<Color, CommandError> {
     match args {
         [color] => parse_color(color),
+        _ => Err(CommandError::Syntax),
+    }
+}
+
+/// No argument: GoGui's format; the one word `hexgui_word`: HexGui's.
+fn analysis_view(args: &[String], hexgui_word: &str) -> Result<AnalysisView, CommandError> {
+    match args {
+        [] => Ok(AnalysisView::GoGui),
+        [word] if word.eq_ignore_ascii_case(hexgui_word) => Ok(AnalysisView::HexGui),
         _ => Err(CommandError::Syntax),
     }
 }
@@ -461,6 +497,19 @@ mod tests {
             parse_command("param_game", &args("blocked c3,f5")),
             Ok(Command::ParamGame(ParamRequest::Set("blocked".into(), "c3,f5".into())))
         );
+    }
+
+    #[test]
+    fn gui_views_take_their_format_word() {
+        assert_eq!(parse_command("ponder-pv", &[]), Ok(Command::PrincipalVariation(AnalysisView::GoGui)));
+        assert_eq!(parse_command("ponder-pv", &args("CELLS")), Ok(Command::PrincipalVariation(AnalysisView::HexGui)));
+        assert_eq!(parse_command("ponder-pv", &args("pairs")), Err(CommandError::Syntax));
+        assert_eq!(parse_command("ponder-move_values", &args("pairs")), Ok(Command::MoveValues(AnalysisView::HexGui)));
+        assert_eq!(
+            parse_command("ponder-vc_mustplay", &args("w")),
+            Ok(Command::VcView(VcView::MustPlay, Color::White))
+        );
+        assert_eq!(parse_command("ponder-vc_status", &[]), Err(CommandError::Syntax));
     }
 
     #[test]
