@@ -332,9 +332,9 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<u
 /// Pons' benchmark: the score of every line (table cleared before each), one line of output per
 /// position, then correctness, mean time and mean nodes.
 fn solve_connect4_test_set(text: &str) -> Result<(), String> {
-    use std::io::Write;
     use ponder::games::connect4::Connect4Config;
     use ponder::solvers::connect4::{SolveLimits, Solver, run_test_set};
+    use std::io::Write;
     let mut solver = Solver::new(ponder::solvers::connect4::DEFAULT_TABLE_LOG2);
     let mut out = io::stdout().lock();
     let report = run_test_set(text, &Connect4Config::default(), &mut solver, &SolveLimits::default(), false, |line| {

@@ -282,8 +282,7 @@ fn sudden_death_games_never_exceed_the_clock() {
 
 #[test]
 fn command_line_parameters_reach_the_session() {
-    let mut engine =
-        Engine::start(&["--game", "gomoku", "--param-game", "exact_five=1", "--param-search", "solver=0"]);
+    let mut engine = Engine::start(&["--game", "gomoku", "--param-game", "exact_five=1", "--param-search", "solver=0"]);
     assert_eq!(engine.reply_to("param_search solver\n"), "= 0");
     assert_eq!(engine.reply_to("param_search priors\n"), "= 1");
     assert_eq!(engine.reply_to("param_game exact_five\n"), "= 1");

@@ -33,10 +33,11 @@ pub const GAMES: &[GameEntry] = &[
         name: "gomoku",
         aliases: &[],
         create: |params| {
-            Box::new(
-                GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params)
-                    .with_solver(SolverHooks { solve: solve_gomoku, solved_move: Some(gomoku_tactical_move) }),
-            )
+            Box::new(GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params).with_solver(SolverHooks {
+                solve: solve_gomoku,
+                solved_move: Some(gomoku_tactical_move),
+                vc_view: None,
+            }))
         },
     },
     GameEntry {

@@ -25,6 +25,10 @@ pub const RAVE_EQUIVALENCE: f64 = 1_000.0;
 /// statistics already spread the playouts over the plausible moves.
 pub const RAVE_EXPLORATION_FACTOR: f64 = 0.25;
 
+/// Playouts a leaf gets from its own position before the search expands it (the root is always
+/// expanded). See step 4 of `Search::playout`.
+pub const EXPAND_AFTER_VISITS: u32 = 4;
+
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -372,6 +376,13 @@ impl<G: Game> Search<G> {
                 }
                 break position.playout(&mut worker.rng);
             }
+            // 4. A leaf is expanded once it has had a few playouts of its own: with priors the
+            //    favoured child is revisited at once, and expanding at its second visit would
+            //    allocate a whole row of children per playout and fill the memory cap within
+            //    seconds on big boards.
+            if !node.is_expanded() && node_index != self.root && node.visits() < EXPAND_AFTER_VISITS {
+                break position.playout(&mut worker.rng);
+            }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
                 break position.playout(&mut worker.rng);
             }
@@ -383,12 +394,12 @@ impl<G: Game> Search<G> {
             worker.path.push((child, to_move));
             node_index = child;
         };
-        // 4. Back up the reward, each node from its mover's view.
+        // 5. Back up the reward, each node from its mover's view.
         for (depth, &(node_index, mover)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
             self.arena.get(node_index).record_visit(reward, depth > 0);
         }
-        // 5. RAVE: the position is now the playout's final one (or the tree's last position when
+        // 6. RAVE: the position is now the playout's final one (or the tree's last position when
         //    a proof or a full arena ended the descent early; its empty cells count for nobody).
         //    At every node of the path, each child whose cell ended up with the child's mover
         //    gets an all-moves-as-first update.
@@ -406,7 +417,7 @@ impl<G: Game> Search<G> {
                 }
             }
         }
-        // 6. Propagate proofs upwards as far as they reach.
+        // 7. Propagate proofs upwards as far as they reach.
         for &(node_index, _) in worker.path.iter().rev().skip(1) {
             let proof = self.proof_from_children(node_index);
             if proof == Proof::Unknown {
