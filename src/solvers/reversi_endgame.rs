@@ -39,6 +39,14 @@ pub const SPLIT_EMPTIES: u32 = 12;
 /// before searching them (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
 
+/// Nodes with at least this many empties order their moves by a shallow search of each
+/// child ([`Worker::sort_search`]) instead of the child's mobility alone: a better order there
+/// saves far more nodes below than the look-ahead costs (about 30% fewer on FFO #40-#45).
+const SORT_SEARCH_EMPTIES: u32 = 15;
+
+/// From this many empties the sorting search looks two plies ahead of the child, not one.
+const DEEPER_SORT_SEARCH_EMPTIES: u32 = 19;
+
 /// Nodes with at least this many empties check the stop and abort flags.
 const ABORT_CHECK_EMPTIES: u32 = 10;
 
@@ -490,22 +498,91 @@ fn final_score(player: u64, empties: u32) -> i32 {
     }
 }
 
+/// `LINE_FLIP_COUNT[position][pattern]`: on a full 8-square line whose `mover` discs are the
+/// bits of `pattern` and every other square but `position` is the other side's, how many discs
+/// a placement on `position` flips along the line. Squares off a short diagonal read as
+/// not-mover and never end a run, so they never count as flips.
+const LINE_FLIP_COUNT: [[u8; 256]; 8] = build_line_flip_count();
+
+const fn build_line_flip_count() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut position = 0;
+    while position < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            // Towards higher positions, then towards lower ones.
+            let mut at = position + 1;
+            while at < 8 && pattern >> at & 1 == 0 {
+                at += 1;
+            }
+            if at < 8 {
+                count += at - position - 1;
+            }
+            let mut at = position as i32 - 1;
+            while at >= 0 && pattern >> at & 1 == 0 {
+                at -= 1;
+            }
+            if at >= 0 {
+                count += position - at as usize - 1;
+            }
+            table[position][pattern] = count as u8;
+            pattern += 1;
+        }
+        position += 1;
+    }
+    table
+}
+
+/// The a1-h8 and h1-a8 diagonals through each square.
+const DIAGONAL_THROUGH: [[u64; 2]; 64] = build_diagonal_through();
+
+const fn build_diagonal_through() -> [[u64; 2]; 64] {
+    let mut table = [[0u64; 2]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (x, y) = (square % 8, square / 8);
+        table[square] = [DIAGONALS_A1_H8[y + 7 - x], DIAGONALS_H1_A8[y + x]];
+        square += 1;
+    }
+    table
+}
+
+/// How many discs `mover` flips by playing the board's last empty square, every other square
+/// being the other side's: four line look-ups instead of a full flip computation.
+#[inline]
+fn count_last_flips(mover: u64, square: usize) -> i32 {
+    let (column, row) = (square & 7, square >> 3);
+    // A diagonal holds one square per row, each in a different column: multiplying by the
+    // all-rows constant adds them into the top byte without carries, bit = column.
+    let gather_columns = |line: u64| (line.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+    let [down, up] = DIAGONAL_THROUGH[square];
+    let flips = LINE_FLIP_COUNT[column][(mover >> (8 * row)) as usize & 0xff]
+        + LINE_FLIP_COUNT[row][column_to_byte(mover >> column)]
+        + LINE_FLIP_COUNT[column][gather_columns(mover & down)]
+        + LINE_FLIP_COUNT[column][gather_columns(mover & up)];
+    i32::from(flips)
+}
+
 /// The score when `player` faces the single empty `square`: whoever can play it does, the side
-/// to move first.
-fn solve_last(player: u64, square: usize) -> i32 {
-    let bit = 1u64 << square;
-    let opponent = !(player | bit);
+/// to move first. Fail-soft against `alpha`: when the player cannot play and even the best case
+/// (nobody can) is at most `alpha`, that bound is returned without looking at the opponent.
+fn solve_last(player: u64, square: usize, alpha: i32) -> i32 {
     let discs = player.count_ones() as i32;
-    let flipped = flipped_discs(player, opponent, square).count_ones() as i32;
+    let flipped = count_last_flips(player, square);
     if flipped != 0 {
         return 2 * (discs + 1 + flipped) - 64;
     }
-    let flipped = flipped_discs(opponent, player, square).count_ones() as i32;
+    // The opponent flips at least one disc, or nobody plays: either way no better than this.
+    let no_move_score = if 2 * discs > 63 { 2 * discs - 62 } else { 2 * discs - 64 };
+    if no_move_score <= alpha {
+        return no_move_score;
+    }
+    let flipped = count_last_flips(!(player | 1u64 << square), square);
     if flipped != 0 {
         return 2 * (discs - flipped) - 64;
     }
-    // Nobody can play: 63 discs, the empty square goes to the winner.
-    if 2 * discs > 63 { 2 * discs - 62 } else { 2 * discs - 64 }
+    no_move_score
 }
 
 /// Quadrant parity: the squares of every quadrant holding an odd number of empties. The
@@ -558,6 +635,23 @@ const fn build_square_bonus() -> [i32; 64] {
         square += 1;
     }
     table
+}
+
+/// Bounds of [`static_value`].
+const SEARCH_INFINITY: i32 = 1 << 20;
+
+/// A cheap static estimate for the side to move, for move ordering only: weighted mobility,
+/// corner stability and potential mobility, each as a difference with the opponent.
+fn static_value(player: u64, opponent: u64) -> i32 {
+    let ours = legal_move_mask(player, opponent);
+    let theirs = legal_move_mask(opponent, player);
+    let mobility = (ours.count_ones() + (ours & CORNERS).count_ones()) as i32
+        - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
+    let empty = !(player | opponent);
+    let potential =
+        (neighbourhood(opponent) & empty).count_ones() as i32 - (neighbourhood(player) & empty).count_ones() as i32;
+    let corners = corner_stability(player) as i32 - corner_stability(opponent) as i32;
+    8 * mobility + 2 * potential + 16 * corners
 }
 
 impl Worker<'_> {
@@ -624,6 +718,38 @@ impl Worker<'_> {
         (score, Some(ReversiMove::square(square as usize)))
     }
 
+    /// Depth-limited fail-soft alpha-beta over [`static_value`] (finished games score far
+    /// beyond it), for ordering the moves of big subtrees. Its nodes count as solver nodes.
+    fn sort_search(&mut self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return static_value(player, opponent);
+        }
+        let mut moves = legal_move_mask(player, opponent);
+        if moves == 0 {
+            if legal_move_mask(opponent, player) == 0 {
+                return 1000 * final_score(player, 64 - (player | opponent).count_ones());
+            }
+            return -self.sort_search(opponent, player, depth - 1, -beta, -alpha);
+        }
+        let mut best = -SEARCH_INFINITY;
+        while moves != 0 {
+            let square = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let flipped = flipped_discs(player, opponent, square);
+            let score =
+                -self.sort_search(opponent & !flipped, player | flipped | 1u64 << square, depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        best
+    }
+
     /// Fills `list` with the moves in `moves` and their sort keys; returns the count.
     fn order_moves(
         &mut self,
@@ -647,6 +773,13 @@ impl Worker<'_> {
                 1 << 30
             } else if next_player == 0 {
                 1 << 29
+            } else if empties >= SORT_SEARCH_EMPTIES {
+                // Big subtrees: the opponent's outlook after a shallow look-ahead, the parity
+                // and square class only breaking ties.
+                let depth = if empties >= DEEPER_SORT_SEARCH_EMPTIES { 2 } else { 1 };
+                let value = self.sort_search(next_player, next_opponent, depth, -SEARCH_INFINITY, SEARCH_INFINITY);
+                let parity_bonus = if parity & bit == 0 { 0 } else { 4 };
+                -(value << 8) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square]
             } else {
                 // Fastest first: few replies for the opponent (corners count twice), then
                 // our safe corner discs, then few empties next to our discs (the opponent's
@@ -936,7 +1069,7 @@ impl Worker<'_> {
             0 => return final_score(player, 0),
             1 => {
                 self.nodes += 1;
-                return solve_last(player, empty_squares.trailing_zeros() as usize);
+                return solve_last(player, empty_squares.trailing_zeros() as usize, alpha);
             }
             2 => return self.solve_two(player, opponent, alpha, empty_squares),
             3 => return self.solve_three(player, opponent, alpha, empty_squares, parity),
@@ -1050,7 +1183,7 @@ impl Worker<'_> {
             let flipped = flipped_discs(player, opponent, square);
             if flipped != 0 {
                 self.nodes += 1;
-                let score = -solve_last(opponent & !flipped, other);
+                let score = -solve_last(opponent & !flipped, other, -alpha - 1);
                 if score > alpha {
                     return score;
                 }
@@ -1069,7 +1202,7 @@ impl Worker<'_> {
             let flipped = flipped_discs(opponent, player, square);
             if flipped != 0 {
                 self.nodes += 1;
-                let score = solve_last(player & !flipped, other);
+                let score = solve_last(player & !flipped, other, alpha);
                 if score <= alpha {
                     return score;
                 }
@@ -1330,6 +1463,18 @@ mod tests {
             assert_eq!(Some(serial.score), best_by_children);
             assert_eq!(score_after(&position, serial.best_move.unwrap()), serial.score);
             assert_eq!(score_after(&position, parallel.best_move.unwrap()), serial.score);
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_agree_with_full_flips() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..20_000 {
+            let square = rng.random_range(0..64);
+            let player = rng.random::<u64>() & !(1u64 << square);
+            let opponent = !(player | 1u64 << square);
+            let expected = flipped_discs(player, opponent, square).count_ones() as i32;
+            assert_eq!(count_last_flips(player, square), expected, "{player:#x} {square}");
         }
     }
 
