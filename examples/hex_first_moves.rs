@@ -1,7 +1,7 @@
 //! Solves every first move of the given boards from a first-move outcome CSV and prints each
 //! result as it comes and the total time, e.g. `cargo run --release --example hex_first_moves --
 //! ../shared/data/hex/first-move-outcomes-6x6-7x7-8x8.csv 6x6 7x7`. The environment variable
-//! `NODE_LIMIT` bounds each solve.
+//! `NODE_LIMIT` bounds each solve. The 6x6 and 7x7 lines are also in `tests/data/hex/`.
 
 use ponder::solvers::hex_solver::{FirstMoveCheck, SolveOptions, check_first_move_outcomes_with};
 

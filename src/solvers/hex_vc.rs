@@ -142,6 +142,12 @@ impl BoardGeometry {
         group
     }
 
+    /// Whether `color`'s stones `own` join its two edges.
+    pub fn connected(&self, color: Color, own: u128) -> bool {
+        let (first, second) = self.edges(color);
+        self.flood(first, own) & second != 0
+    }
+
     /// Empty cells where one `color` stone joins `color`'s two edges, given `color`'s stones
     /// `own`.
     pub fn winning_cells(&self, color: Color, own: u128, empty: u128) -> u128 {

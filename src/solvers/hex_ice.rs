@@ -1,0 +1,297 @@
+//! Inferior cell analysis for Hex from each cell's ring of six neighbours: dead cells and
+//! captured pairs, filled in before connection search and proving (as Benzene's ICE does, with
+//! the local patterns derived here from one rule instead of a pattern file).
+//!
+//! A stone of colour X on an empty cell c is *useless* to X when every two of c's ring
+//! positions that X could still own (its stones, its edges, empty cells) are already joined
+//! around the ring through X stones or X edges alone: any X chain through c can then step around
+//! it. Two facts make this enough:
+//!
+//! * **Useless to either colour means dead.** Say c is useless to O. On any full board, if O wins
+//!   with c = O, its chain avoids c, so O also wins with c = P; and if P wins with c = O, P wins
+//!   with c = P (an extra stone never hurts in Hex). So c's colour never changes the winner: c is
+//!   *dead*, and playing there is a pass. A dead cell is filled (with the colour it serves), which
+//!   keeps the game value and the side to move.
+//! * **Captured pairs.** Two empty neighbours a and b are *captured* by P when a is useless to O
+//!   once P holds b, and b is useless to O once P holds a: P answers O's move in one with the
+//!   other, and O's stone is then dead. Filling both with P keeps the value; when P is the winner
+//!   its proof needs the pair (P's answers are played there).
+//!
+//! Fill-in repeats both rules until nothing changes, one cell or pair at a time (each step keeps
+//! the value of the position it was found in, so the chain of steps does). Dead cells stay dead
+//! when more stones are added, which is why the solver may leave them out of every proof set.
+//!
+//! Boards up to 128 cells, as [`super::hex_vc`].
+
+use crate::games::Color;
+use crate::games::hex::{Bitboard, Hex, NEIGHBOUR_OFFSETS};
+use crate::solvers::hex_vc::BoardGeometry;
+
+/// One position of a cell's neighbour ring: a cell index, or an edge owned by a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RingPosition {
+    Cell(usize),
+    Edge(Color),
+}
+
+/// What fill-in did to a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FillIn {
+    /// Dead cells (filled with some colour; their colour never matters).
+    pub dead: u128,
+    /// Cells captured by Black and by White (indexed by [`Color::index`]), filled with the
+    /// capturer's colour.
+    pub captured: [u128; 2],
+}
+
+/// The rings of every cell of one board shape, in the cyclic order of [`NEIGHBOUR_OFFSETS`]
+/// (consecutive ring positions touch each other).
+#[derive(Clone, Debug)]
+pub struct InferiorCells {
+    rings: Vec<[RingPosition; 6]>,
+    /// `between[i][j]`: the ring positions strictly between i and j going up from i (mod 6).
+    between: [[u8; 6]; 6],
+}
+
+impl InferiorCells {
+    /// The rings of `geometry`'s board.
+    pub fn new(geometry: &BoardGeometry) -> InferiorCells {
+        let (width, height) = (geometry.width() as i32, geometry.height() as i32);
+        let mut rings = Vec::with_capacity(geometry.cells());
+        for cell in 0..geometry.cells() {
+            let (c, r) = (cell as i32 % width, cell as i32 / width);
+            rings.push(NEIGHBOUR_OFFSETS.map(|(dc, dr)| {
+                let (nc, nr) = (c + dc, r + dr);
+                // Off the board past a row is Black's edge, past a column White's; the one
+                // position off both (beside a corner) may take either, as it sits between the
+                // two edges in the ring.
+                if nr < 0 || nr >= height {
+                    RingPosition::Edge(Color::Black)
+                } else if nc < 0 || nc >= width {
+                    RingPosition::Edge(Color::White)
+                } else {
+                    RingPosition::Cell((nr * width + nc) as usize)
+                }
+            }));
+        }
+        let mut between = [[0u8; 6]; 6];
+        for (i, row) in between.iter_mut().enumerate() {
+            for (j, mask) in row.iter_mut().enumerate() {
+                let mut k = (i + 1) % 6;
+                while k != j && i != j {
+                    *mask |= 1 << k;
+                    k = (k + 1) % 6;
+                }
+            }
+        }
+        InferiorCells { rings, between }
+    }
+
+    /// Whether a `color` stone on the empty cell `cell` is useless to `color` (module docs),
+    /// with `stones` per colour.
+    pub fn useless(&self, cell: usize, color: Color, stones: &[u128; 2]) -> bool {
+        let own = stones[color.index()];
+        let theirs = stones[color.opponent().index()];
+        let (mut owned, mut open) = (0u8, 0u8);
+        for (i, position) in self.rings[cell].iter().enumerate() {
+            let (mine, blocked) = match *position {
+                RingPosition::Edge(edge) => (edge == color, edge != color),
+                RingPosition::Cell(other) => (own >> other & 1 != 0, theirs >> other & 1 != 0),
+            };
+            if mine {
+                owned |= 1 << i;
+            }
+            if !blocked {
+                open |= 1 << i;
+            }
+        }
+        // Every two open positions must be joined by one of the two ring paths between them
+        // whose inner positions are all owned.
+        for i in 0..6 {
+            if open >> i & 1 == 0 {
+                continue;
+            }
+            for j in i + 1..6 {
+                if open >> j & 1 == 0 {
+                    continue;
+                }
+                let up = self.between[i][j];
+                let down = self.between[j][i];
+                if up & !owned != 0 && down & !owned != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Fills dead cells and captured pairs of `stones` (module docs) until none is left, and
+    /// says what was filled. `empty` are the empty cells.
+    pub fn fill_in(&self, stones: &mut [u128; 2], empty: u128) -> FillIn {
+        let mut fill = FillIn::default();
+        let mut empty = empty;
+        loop {
+            let mut changed = false;
+            // 1. Dead cells, filled with the colour they are not useless to (either if both).
+            for cell in iterate(empty) {
+                for color in [Color::Black, Color::White] {
+                    if self.useless(cell, color.opponent(), stones) {
+                        stones[color.index()] |= 1 << cell;
+                        empty &= !(1 << cell);
+                        fill.dead |= 1 << cell;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            // 2. Captured pairs.
+            for cell in iterate(empty) {
+                if empty >> cell & 1 == 0 {
+                    continue;
+                }
+                for position in self.rings[cell] {
+                    let RingPosition::Cell(other) = position else { continue };
+                    if other < cell || empty >> other & 1 == 0 {
+                        continue;
+                    }
+                    for color in [Color::Black, Color::White] {
+                        let index = color.index();
+                        let opponent = color.opponent();
+                        let mut with_other = *stones;
+                        with_other[index] |= 1 << other;
+                        let mut with_cell = *stones;
+                        with_cell[index] |= 1 << cell;
+                        if self.useless(cell, opponent, &with_other) && self.useless(other, opponent, &with_cell) {
+                            let pair = 1u128 << cell | 1u128 << other;
+                            stones[index] |= pair;
+                            empty &= !pair;
+                            fill.captured[index] |= pair;
+                            changed = true;
+                            break;
+                        }
+                    }
+                    if empty >> cell & 1 == 0 {
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                return fill;
+            }
+        }
+    }
+}
+
+/// The cell indices of `set`, in increasing order.
+fn iterate(set: u128) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let cell = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        Some(cell)
+    })
+}
+
+/// Dead and captured cells of `position` after fill-in: `(dead, captured by Black, captured by
+/// White)`. None of them needs to be played by either side: a dead cell is a pass, a cell in
+/// one's own captured pair is one already, and a move into the opponent's captured pair is
+/// answered in the pair and becomes dead (play-side move pruning may drop them all while some
+/// other empty cell is left). `None` on boards over 128 cells or when the game is over.
+pub fn inferior_cells(position: &Hex) -> Option<(Bitboard, Bitboard, Bitboard)> {
+    use crate::games::Game;
+    if position.outcome().is_some() {
+        return None;
+    }
+    let geometry = BoardGeometry::of(position)?;
+    let mut stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let fill = InferiorCells::new(&geometry).fill_in(&mut stones, empty);
+    let to_bitboard = |set: u128| {
+        let mut board = Bitboard::default();
+        for cell in iterate(set) {
+            board.insert(cell);
+        }
+        board
+    };
+    Some((to_bitboard(fill.dead), to_bitboard(fill.captured[0]), to_bitboard(fill.captured[1])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::hex::{HexConfig, HexMove};
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use rustc_hash::FxHashMap;
+
+    /// Fill-in must keep the minimax value of random small positions, for either side to move.
+    #[test]
+    fn fill_in_keeps_the_minimax_value() {
+        let mut rng = SmallRng::seed_from_u64(31);
+        let (mut dead, mut captured) = (0, 0);
+        for (width, height) in [(2, 2), (3, 3), (4, 3), (3, 4), (4, 4), (5, 4)] {
+            let mut memo = FxHashMap::default();
+            let config = HexConfig::with_size(width, height).unwrap();
+            let geometry = BoardGeometry::new(width, height).unwrap();
+            let ice = InferiorCells::new(&geometry);
+            // Minimax from a nearly empty board is slow beyond 16 cells.
+            let min_stones = match width * height {
+                cells if cells > 16 => 8,
+                16 => 4,
+                _ => 0,
+            };
+            for stones in min_stones..width * height {
+                for _ in 0..5 {
+                    let position = crate::games::testing::random_running_position(&Hex::new(&config), &mut rng, stones);
+                    let mut filled_stones = geometry.stones_of(&position);
+                    let empty = geometry.all() & !(filled_stones[0] | filled_stones[1]);
+                    let fill = ice.fill_in(&mut filled_stones, empty);
+                    if fill == FillIn::default() {
+                        continue;
+                    }
+                    dead += fill.dead.count_ones();
+                    captured += (fill.captured[0] | fill.captured[1]).count_ones();
+                    let cells = |set: u128| iterate(set).map(|i| crate::games::hex::Cell(i as u16)).collect::<Vec<_>>();
+                    let mut filled =
+                        Hex::from_stones(&config, &cells(filled_stones[0]), &cells(filled_stones[1])).unwrap();
+                    let me = position.to_move();
+                    if filled.outcome().is_none() && filled.to_move() != me {
+                        filled.give_turn_to(me).unwrap();
+                    }
+                    let value = crate::games::testing::minimax_value(&position, &mut memo) > 0;
+                    let filled_value = match filled.outcome() {
+                        Some(crate::games::Outcome::Win(winner)) => winner == me,
+                        _ => crate::games::testing::minimax_value(&filled, &mut memo) > 0,
+                    };
+                    assert_eq!(value, filled_value, "{fill:?}\n{}\n{}", position.board_text(), filled.board_text());
+                }
+            }
+        }
+        assert!(dead > 100 && captured > 20, "{dead} dead, {captured} captured cells checked");
+    }
+
+    #[test]
+    fn finds_classic_dead_and_captured_cells() {
+        let config = HexConfig::with_size(5, 5).unwrap();
+        let at = |text: &str| match Hex::new(&config).parse_move(text).unwrap() {
+            HexMove::Cell(cell) => cell,
+            HexMove::Swap => unreachable!(),
+        };
+        // c3 with four Black neighbours in a row around it is dead.
+        let position = Hex::from_stones(&config, &[at("d3"), at("d2"), at("c2"), at("b3")], &[at("a5")]).unwrap();
+        let (dead, _, _) = inferior_cells(&position).unwrap();
+        assert!(dead.contains(at("c3").0 as usize));
+        // a1 next to Black's b1 and the top edge, with White's a2 already at the left edge.
+        let position = Hex::from_stones(&config, &[at("b1")], &[at("a2")]).unwrap();
+        let (dead, _, _) = inferior_cells(&position).unwrap();
+        assert!(dead.contains(at("a1").0 as usize));
+        // Under Black's b2, with White on a2 and d1, Black answers b1 with c1 and back.
+        let position = Hex::from_stones(&config, &[at("b2")], &[at("a2"), at("d1")]).unwrap();
+        let (_, black, _) = inferior_cells(&position).unwrap();
+        assert!(black.contains(at("b1").0 as usize) && black.contains(at("c1").0 as usize), "{black:?}");
+    }
+}
