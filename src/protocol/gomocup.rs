@@ -314,17 +314,17 @@ mod tests {
     #[test]
     fn a_game_start_turns_and_takeback() {
         let replies =
-            transcript("START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 7,7\nTAKEBACK 7,7\nABOUT\nEND\n");
+            transcript("START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK 0,0\nABOUT\nEND\n");
         assert_eq!(replies[0], "OK");
         assert!(is_cell(&replies[1], 15), "{replies:?}");
-        assert!(is_cell(&replies[2], 15) && replies[2] != "7,7", "{replies:?}");
-        // 7,7 is not the last move (our reply is), so it cannot be taken back yet.
+        assert!(is_cell(&replies[2], 15) && replies[2] != "0,0", "{replies:?}");
+        // 0,0 (a corner our opening never takes) is not the last move (our reply is), so it cannot be taken back yet.
         assert!(replies[3].starts_with("ERROR TAKEBACK"), "{replies:?}");
         assert!(replies[4].starts_with("name=\"ponder\""));
         assert_eq!(replies.len(), 5);
         let our_reply = &replies[2];
         let replies = transcript(&format!(
-            "START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 7,7\nTAKEBACK {our_reply}\nTAKEBACK 7,7\nEND\n"
+            "START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK {our_reply}\nTAKEBACK 0,0\nEND\n"
         ));
         assert_eq!(replies[3..], ["OK", "OK"]);
     }
