@@ -1,7 +1,7 @@
 //! The registry of games a session can switch to with `set_game`, with the exact solvers each
 //! game brings.
 
-use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks};
+use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks, SolverVerdict};
 use crate::games::Game;
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{Hex, HexConfig, HexMove};
@@ -54,7 +54,8 @@ pub const GAMES: &[GameEntry] = &[
         create: |params| {
             Box::new(
                 GameState::<Hex>::new("hex", HexConfig::default(), params)
-                    .with_solver(SolverHooks { solve: solve_hex, solved_move: Some(hex_decided_move) }),
+                    .with_solver(SolverHooks { solve: solve_hex, solved_move: Some(hex_decided_move) })
+                    .resigning_proven_losses(),
             )
         },
     },
@@ -109,11 +110,11 @@ fn reversi_solvable_empties(budget: Option<std::time::Duration>) -> u32 {
 
 /// In play: solve the endgame exactly once the empties fit the budget, so a solvable endgame is
 /// never misplayed.
-fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<<Reversi as Game>::Move> {
+fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<SolverVerdict<<Reversi as Game>::Move>> {
     if position.empty_squares().count_ones() > reversi_solvable_empties(context.budget) {
         return None;
     }
-    solve_endgame(position, &reversi_options(context))?.best_move
+    solve_endgame(position, &reversi_options(context))?.best_move.map(SolverVerdict::Play)
 }
 
 /// `ponder-solve` for Hex: `win MOVE` or `loss` for the side to move (proof-number search over
@@ -128,11 +129,12 @@ fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
     }
 }
 
-/// In play: when the virtual connections already decide the game for the side to move, play the
-/// winning move without searching.
-fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<HexMove> {
+/// In play: when the virtual connections already decide the game, play the side to move's
+/// winning move without searching, or resign when the opponent has won.
+fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<HexMove>> {
     match hex_vc::decided(position)? {
-        (winner, Some(cell)) if winner == position.to_move() => Some(HexMove::Cell(cell)),
+        (winner, Some(cell)) if winner == position.to_move() => Some(SolverVerdict::Play(HexMove::Cell(cell))),
+        (winner, _) if winner != position.to_move() => Some(SolverVerdict::Lost),
         _ => None,
     }
 }
@@ -152,7 +154,7 @@ fn solve_connect4(position: &Connect4, context: &SolveContext) -> Option<String>
 /// In play: the solver decides whenever it finishes within the move's budget (a million nodes a
 /// second is a safe rate here; two seconds' worth without a time limit); otherwise the search
 /// plays.
-fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<Column> {
+fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<SolverVerdict<Column>> {
     if !connect4_solver::is_supported(position.width(), position.height()) {
         return None;
     }
@@ -160,5 +162,5 @@ fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<C
     let node_limit = (seconds * 1_000_000.0) as u64;
     let limits = connect4_solver::SolveLimits { node_limit: Some(node_limit), stop: Some(context.stop) };
     let mut solver = connect4_solver::Solver::new(20);
-    solver.solve(position, &limits).ok().map(|result| result.best_move)
+    solver.solve(position, &limits).ok().map(|result| SolverVerdict::Play(result.best_move))
 }
