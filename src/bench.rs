@@ -23,6 +23,8 @@ pub const WORKLOAD: &[BenchPosition] = &[
     BenchPosition { game: "gomoku", moves: &["H8", "J9", "H9", "H10"], visits: 20_000 },
     BenchPosition { game: "reversi", moves: &[], visits: 20_000 },
     BenchPosition { game: "reversi", moves: &["f5", "d6", "c3", "d3", "c4"], visits: 20_000 },
+    BenchPosition { game: "hex", moves: &[], visits: 20_000 },
+    BenchPosition { game: "hex", moves: &["f6", "e7", "f5", "g4"], visits: 20_000 },
 ];
 
 /// FFO endgames the Reversi part of the workload solves exactly (#1 to #8, 14 to 16 empties).
@@ -115,12 +117,32 @@ fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, S
 pub fn playout_speed(threads: usize, playouts: u64) -> f64 {
     use crate::games::Game;
     use crate::games::mnk::{Mnk, MnkConfig};
+    search_speed(&Mnk::new(&MnkConfig::gomoku()), threads, playouts)
+}
+
+/// Playouts per second of a plain search (no early stop) from the empty 11x11 Hex board with
+/// `threads` threads, and of bare playouts from that board (no tree) on one thread.
+pub fn hex_playout_speed(threads: usize, playouts: u64) -> (f64, f64) {
+    use crate::games::Game;
+    use crate::games::hex::{Hex, HexConfig};
+    use rand::SeedableRng;
+    let position = Hex::new(&HexConfig::default());
+    let in_search = search_speed(&position, threads, playouts);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let started = Instant::now();
+    for _ in 0..playouts {
+        std::hint::black_box(position.clone().playout(&mut rng));
+    }
+    (in_search, playouts as f64 / started.elapsed().as_secs_f64().max(1e-9))
+}
+
+/// Playouts per second of a plain search (no early stop) from `position`.
+fn search_speed<G: crate::games::Game>(position: &G, threads: usize, playouts: u64) -> f64 {
     use crate::search::{Limits, Search, SearchParams};
-    let position = Mnk::new(&MnkConfig::gomoku());
     let mut search = Search::new(SearchParams { threads, ..SearchParams::default() });
     let limits = Limits { max_visits: Some(playouts), ..Limits::default() };
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let result = search.run(&position, limits, &stop, 1, None);
+    let result = search.run(position, limits, &stop, 1, None);
     result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-9)
 }
 

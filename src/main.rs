@@ -285,6 +285,12 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     println!("Total time (s) : {seconds:.3}");
     println!("Playouts       : {playouts}");
     println!("Playouts/second: {:.0}", playouts as f64 / seconds.max(1e-9));
+    if game == Some("hex") {
+        let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
+        println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
+        println!("Bench: {}", ponder::bench::signature(&lines));
+        return Ok(());
+    }
     // Thread scaling: the same plain search (no early stop, no proofs) at 1 and N threads.
     let one = ponder::bench::playout_speed(1, 200_000);
     println!("Gomoku 15x15 playouts/second: {one:.0} (1 thread)");

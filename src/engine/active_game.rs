@@ -51,11 +51,20 @@ pub struct SolveContext<'a> {
 pub struct SolverHooks<G: Game> {
     /// `ponder-solve`: the answer for the side to move of a running game; `None` when stopped.
     pub solve: fn(&G, &SolveContext) -> Option<String>,
-    /// Asked before `genmove` searches: a move proven best, when the solver can find one within
-    /// the budget; `None` lets the search decide.
-    pub solved_move: Option<fn(&G, &SolveContext) -> Option<G::Move>>,
+    /// Asked before `genmove` searches: a move proven best, or a proof that the side to move
+    /// has lost, when the solver finds one within the budget; `None` lets the search decide.
+    pub solved_move: Option<fn(&G, &SolveContext) -> Option<SolverVerdict<G::Move>>>,
     /// The `ponder-vc_*` views (Hex): the reply for a colour as the side to move.
     pub vc_view: Option<fn(&G, Color, VcView) -> String>,
+}
+
+/// What a solver hook proved before `genmove` searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverVerdict<M> {
+    /// This move is proven best: play it without searching.
+    Play(M),
+    /// Every move loses: `genmove` resigns.
+    Lost,
 }
 
 /// A one-line summary of a finished search, for the log on stderr.
@@ -76,7 +85,7 @@ pub struct SearchSummary {
 pub enum GenMove {
     /// A move (already played unless it was `reg_genmove`), with the search that chose it.
     Move(String, Option<SearchSummary>),
-    /// The side has lost a finished game.
+    /// The side has lost: the game is over, or a solver or the search proved every move lost.
     Resign,
     /// A finished, drawn game or a game won by this side: nothing to play.
     Pass,
@@ -146,6 +155,9 @@ pub struct GameState<G: Game> {
     pub(super) history: Vec<G>,
     search: Search<G>,
     solver: Option<SolverHooks<G>>,
+    /// Whether `genmove` resigns when the search proves every move lost (MoHex does; off by
+    /// default so that games like tic-tac-toe play a lost game to its end).
+    resigns_proven_losses: bool,
     /// The stones of a `set_position` that no move has followed yet: such a position has no
     /// fixed side to move, so the first `play` or `genmove` may be for either colour.
     set_up_stones: Option<Vec<(Color, G::Move)>>,
@@ -160,8 +172,15 @@ impl<G: Game> GameState<G> {
             history: vec![start],
             search: Search::new(params.clone()),
             solver: None,
+            resigns_proven_losses: false,
             set_up_stones: None,
         }
+    }
+
+    /// The same, resigning when the search proves the game lost.
+    pub fn resigning_proven_losses(mut self) -> GameState<G> {
+        self.resigns_proven_losses = true;
+        self
     }
 
     /// The same with an exact solver.
@@ -203,8 +222,8 @@ impl<G: Game> GameState<G> {
         }
     }
 
-    /// The solver's move for `position` when it has one within the request's time.
-    fn solved_move(&self, position: &G, request: &SearchRequest) -> Option<G::Move> {
+    /// The solver's verdict on `position` when it has one within the request's time.
+    fn solved_move(&self, position: &G, request: &SearchRequest) -> Option<SolverVerdict<G::Move>> {
         if !self.search.params().solver {
             return None;
         }
@@ -216,7 +235,7 @@ impl<G: Game> GameState<G> {
         let deadline_stop = AtomicBool::new(false);
         let context = SolveContext { threads: self.search.params().threads, budget, stop: &deadline_stop };
         let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
-        let mv = std::thread::scope(|scope| {
+        let verdict = std::thread::scope(|scope| {
             // A watchdog ends the solve at its deadline or when an interrupt arrives; it waits
             // on the channel, so it wakes at once when the solve is over.
             let deadline_stop = &deadline_stop;
@@ -234,12 +253,17 @@ impl<G: Game> GameState<G> {
                     }
                 }
             });
-            let mv = solved_move(position, &context);
+            let verdict = solved_move(position, &context);
             drop(finished);
-            mv
+            verdict
         })?;
-        log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
-        Some(mv)
+        match verdict {
+            SolverVerdict::Play(mv) => {
+                log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
+            }
+            SolverVerdict::Lost => log::info!("{}: proven lost by the exact solver", position.to_move()),
+        }
+        Some(verdict)
     }
 
     /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
@@ -358,18 +382,28 @@ impl<G: Game> ActiveGame for GameState<G> {
         }
         let mut position = self.position_for(color)?;
         let solve_started = Instant::now();
-        if let Some(mv) = self.solved_move(&position, &request) {
-            let text = position.format_move(mv);
-            if commit {
-                position.play(mv).map_err(play_error)?;
-                self.history.push(position);
+        match self.solved_move(&position, &request) {
+            Some(SolverVerdict::Play(mv)) => {
+                let text = position.format_move(mv);
+                if commit {
+                    position.play(mv).map_err(play_error)?;
+                    self.history.push(position);
+                }
+                return Ok(GenMove::Move(text, None));
             }
-            return Ok(GenMove::Move(text, None));
+            Some(SolverVerdict::Lost) if self.search.params().resign => return Ok(GenMove::Resign),
+            Some(SolverVerdict::Lost) | None => {}
         }
         // The search gets what the solver left of the move's time.
         let mut request = request;
         request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solve_started.elapsed()));
         let result = self.run_search(&position, request);
+        // Resign only a decided game: when the search proved every move lost (a value-based
+        // threshold would give up games a weak opponent may still throw away).
+        if self.resigns_proven_losses && self.search.params().resign && result.root_proof == RootProof::Loss {
+            log::info!("{}: proven lost by the search, resigns", position.to_move());
+            return Ok(GenMove::Resign);
+        }
         let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
         let summary = self.summary(&position, &result, mv);
         let text = position.format_move(mv);

@@ -1,7 +1,7 @@
 //! The registry of games a session can switch to with `set_game`, with the exact solvers each
 //! game brings.
 
-use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks};
+use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks, SolverVerdict};
 use crate::games::Game;
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{Hex, HexConfig, HexMove};
@@ -58,11 +58,15 @@ pub const GAMES: &[GameEntry] = &[
         name: "hex",
         aliases: &[],
         create: |params| {
-            Box::new(GameState::<Hex>::new("hex", HexConfig::default(), params).with_solver(SolverHooks {
-                solve: solve_hex,
-                solved_move: Some(hex_decided_move),
-                vc_view: Some(super::hex_vc_views::vc_view),
-            }))
+            Box::new(
+                GameState::<Hex>::new("hex", HexConfig::default(), params)
+                    .with_solver(SolverHooks {
+                        solve: solve_hex,
+                        solved_move: Some(hex_decided_move),
+                        vc_view: Some(super::hex_vc_views::vc_view),
+                    })
+                    .resigning_proven_losses(),
+            )
         },
     },
     GameEntry {
@@ -117,11 +121,11 @@ fn reversi_solvable_empties(budget: Option<std::time::Duration>) -> u32 {
 
 /// In play: solve the endgame exactly once the empties fit the budget, so a solvable endgame is
 /// never misplayed.
-fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<<Reversi as Game>::Move> {
+fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<SolverVerdict<<Reversi as Game>::Move>> {
     if position.empty_squares().count_ones() > reversi_solvable_empties(context.budget) {
         return None;
     }
-    solve_endgame(position, &reversi_options(context))?.best_move
+    solve_endgame(position, &reversi_options(context))?.best_move.map(SolverVerdict::Play)
 }
 
 /// `ponder-solve` for Hex: `win MOVE` or `loss` for the side to move (proof-number search over
@@ -136,15 +140,16 @@ fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
     }
 }
 
-/// In play: when the virtual connections already decide the game for the side to move, play the
-/// winning move without searching. Not for the opening move under the swap rule: a winning first
-/// stone is exactly the one the opponent takes over.
-fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<HexMove> {
+/// In play: when the virtual connections already decide the game, play the side to move's
+/// winning move without searching, or resign when the opponent has won. Not for the opening move
+/// under the swap rule: a winning first stone is exactly the one the opponent takes over.
+fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<HexMove>> {
     if position.allow_swap() && position.stone_count() == 0 {
         return None;
     }
     match hex_vc::decided(position)? {
-        (winner, Some(cell)) if winner == position.to_move() => Some(HexMove::Cell(cell)),
+        (winner, Some(cell)) if winner == position.to_move() => Some(SolverVerdict::Play(HexMove::Cell(cell))),
+        (winner, _) if winner != position.to_move() => Some(SolverVerdict::Lost),
         _ => None,
     }
 }
@@ -164,7 +169,7 @@ fn solve_connect4(position: &Connect4, context: &SolveContext) -> Option<String>
 /// In play: the solver decides whenever it finishes within the move's budget (a million nodes a
 /// second is a safe rate here; two seconds' worth without a time limit); otherwise the search
 /// plays.
-fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<Column> {
+fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<SolverVerdict<Column>> {
     if !connect4_solver::is_supported(position.width(), position.height()) {
         return None;
     }
@@ -172,7 +177,7 @@ fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<C
     let node_limit = (seconds * 1_000_000.0) as u64;
     let limits = connect4_solver::SolveLimits { node_limit: Some(node_limit), stop: Some(context.stop) };
     let mut solver = connect4_solver::Solver::new(20);
-    solver.solve(position, &limits).ok().map(|result| result.best_move)
+    solver.solve(position, &limits).ok().map(|result| SolverVerdict::Play(result.best_move))
 }
 
 /// `ponder-solve` for Gomoku: `win` and the whole forcing line (the winner's moves and the forced
@@ -183,7 +188,7 @@ fn solve_gomoku(position: &Mnk, context: &SolveContext) -> Option<String> {
 
 /// In play: the threat-space tactics of the root (win, block a four, VCF or VCT win, the only
 /// defence against the opponent's VCF) within the budget; otherwise the search plays.
-fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<Cell> {
+fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<SolverVerdict<Cell>> {
     let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
-    gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop)
+    gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop).map(SolverVerdict::Play)
 }

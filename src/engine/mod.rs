@@ -17,6 +17,7 @@ mod signals;
 
 pub use active_game::{
     ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
+    SolverVerdict,
 };
 pub use game_record::{GameRecord, game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
 pub use games::{GAMES, GameEntry, find_game};

@@ -101,6 +101,7 @@ impl SearchSettings {
             Param::bool("rave", self.params.rave),
             Param::bool("priors", self.params.priors),
             Param::bool("solver", self.params.solver),
+            Param::bool("resign", self.params.resign),
         ]
     }
 
@@ -135,6 +136,7 @@ impl SearchSettings {
             "rave" => self.params.rave = crate::games::parse_bool_param(value).map_err(invalid)?,
             "priors" => self.params.priors = crate::games::parse_bool_param(value).map_err(invalid)?,
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
             _ => return Err(GtpError::UnknownParameter),
         }
         Ok(())

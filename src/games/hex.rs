@@ -24,8 +24,12 @@
 //! translates colours and reflects cells at its boundary. Because the reflection needs W == H,
 //! swap is legal only on square boards.
 
+mod knowledge;
+
+pub use knowledge::PROOF_MAX_EMPTIES;
+
 use super::{
-    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, parse_bool_param, zobrist_keys,
+    Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, Prior, parse_bool_param, zobrist_keys,
 };
 
 /// The largest board side (25 columns: a to y).
@@ -357,6 +361,41 @@ const PLAYOUT_EMPTY: u8 = 0;
 const PLAYOUT_BLACK: u8 = 1;
 const PLAYOUT_WHITE: u8 = 2;
 
+/// The playout's bridge-saving reply: the padded cell where `mover` restores a bridge that the
+/// stone just put on `last` has intruded into, if any. Around `last`, ring cells j−1 and j+1
+/// are exactly two cells whose common neighbours are `last` and ring cell j; when both are the
+/// mover's (stones or its border) and j is empty, the mover takes j. Two intruded bridges at
+/// once (rare) are answered in one picked at random.
+#[inline]
+fn bridge_reply<R: rand::Rng>(
+    board: &[u8; (MAX_SIDE + 2) * (MAX_SIDE + 2)],
+    last: usize,
+    mover: u8,
+    offsets: &[isize; 6],
+    rng: &mut R,
+) -> Option<usize> {
+    // Six-bit ring masks, bit j for ring cell j.
+    let (mut own, mut empty) = (0u32, 0u32);
+    for (j, &offset) in offsets.iter().enumerate() {
+        let value = board[(last as isize + offset) as usize];
+        own |= u32::from(value == mover) << j;
+        empty |= u32::from(value == PLAYOUT_EMPTY) << j;
+    }
+    // Bit j of `previous` is ring cell j−1's, of `next` ring cell j+1's.
+    let previous = ((own << 1) | (own >> 5)) & 0x3f;
+    let next = ((own >> 1) | (own << 5)) & 0x3f;
+    let mut candidates = empty & previous & next;
+    if candidates == 0 {
+        return None;
+    }
+    if !candidates.is_power_of_two() {
+        for _ in 0..rng.random_range(0..candidates.count_ones()) {
+            candidates &= candidates - 1;
+        }
+    }
+    Some((last as isize + offsets[candidates.trailing_zeros() as usize]) as usize)
+}
+
 impl Game for Hex {
     const CELL_NAMES: super::CellNames = super::CellNames::LetterFromTop;
 
@@ -508,6 +547,19 @@ impl Game for Hex {
         Ok(())
     }
 
+    /// Local patterns (MoHex-style): dead cells poor, bridge-saving replies very good, contact,
+    /// bridges and the neighbourhood of the last stone better, lonely cells of the outer ring
+    /// worse, the centre better in the opening.
+    fn move_priors(&self, moves: &[HexMove], priors: &mut [Prior]) {
+        knowledge::move_priors(self, moves, priors);
+    }
+
+    /// A win or loss that H-search proves, once few cells are empty (see
+    /// [`PROOF_MAX_EMPTIES`]).
+    fn proven_outcome(&self) -> Option<Outcome> {
+        knowledge::proven_outcome(self)
+    }
+
     /// Fills the board: random empty cells, alternately, except that a player whose bridge (two
     /// own stones, or an own stone and its own edge, with two empty common neighbours) has just
     /// been intruded into answers in the other common neighbour. Since a full Hex board has
@@ -562,23 +614,11 @@ impl Game for Hex {
         let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
         // 3. Fill the board.
         while empty_count > 0 {
-            let mut chosen = None;
-            if let Some(last) = last {
-                // The intruder sits between two of our stones that touch neither each other nor
-                // it on the same side: ring cells i and i+2 ours, ring cell i+1 empty.
-                let start = rng.random_range(0..6);
-                for step in 0..6 {
-                    let i = (start + step) % 6;
-                    let first = (last as isize + offsets[i]) as usize;
-                    let middle = (last as isize + offsets[(i + 1) % 6]) as usize;
-                    let second = (last as isize + offsets[(i + 2) % 6]) as usize;
-                    if board[first] == to_move && board[second] == to_move && board[middle] == PLAYOUT_EMPTY {
-                        chosen = Some(middle);
-                        break;
-                    }
-                }
-            }
-            let cell = match chosen {
+            let reply = match last {
+                Some(last) => bridge_reply(&board, last, to_move, &offsets, rng),
+                None => None,
+            };
+            let cell = match reply {
                 Some(cell) => cell,
                 None => empties[rng.random_range(0..empty_count)] as usize,
             };
@@ -987,6 +1027,54 @@ mod tests {
         // The reply takes the first intruded bridge found from a random ring position, so a
         // rare intrusion into two bridges at once may be answered in the wrong one.
         assert!(wins >= 480, "{wins} of 500");
+    }
+
+    #[test]
+    fn the_bridge_reply_restores_intruded_bridges_and_edge_templates() {
+        // A padded 5x5 board (stride 7) with its Black border rows and White border columns.
+        let stride = 7;
+        let at = |column: usize, row: usize| row * stride + column;
+        let mut board = [PLAYOUT_EMPTY; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
+        for row in 0..7 {
+            for column in 0..7 {
+                if row == 0 || row == 6 {
+                    board[at(column, row)] = PLAYOUT_BLACK;
+                } else if column == 0 || column == 6 {
+                    board[at(column, row)] = PLAYOUT_WHITE;
+                }
+            }
+        }
+        let offsets = padded_offsets(stride as isize);
+        let mut rng = SmallRng::seed_from_u64(4);
+        // Black's b2 and c3 (padded (2,2) and (3,3)) bridge through c2 and b3; White takes c2.
+        let mut bridged = board;
+        bridged[at(2, 2)] = PLAYOUT_BLACK;
+        bridged[at(3, 3)] = PLAYOUT_BLACK;
+        bridged[at(3, 2)] = PLAYOUT_WHITE;
+        assert_eq!(bridge_reply(&bridged, at(3, 2), PLAYOUT_BLACK, &offsets, &mut rng), Some(at(2, 3)));
+        // White has nothing to save there.
+        assert_eq!(bridge_reply(&bridged, at(3, 2), PLAYOUT_WHITE, &offsets, &mut rng), None);
+        // Black's c2 (second row) reaches the top edge through c1 and d1; White takes d1.
+        let mut template = board;
+        template[at(3, 2)] = PLAYOUT_BLACK;
+        template[at(4, 1)] = PLAYOUT_WHITE;
+        assert_eq!(bridge_reply(&template, at(4, 1), PLAYOUT_BLACK, &offsets, &mut rng), Some(at(3, 1)));
+        // A filled carrier is no bridge: with c1 taken too there is nothing to restore.
+        template[at(3, 1)] = PLAYOUT_WHITE;
+        assert_eq!(bridge_reply(&template, at(4, 1), PLAYOUT_BLACK, &offsets, &mut rng), None);
+        // One stone intruding into two bridges at once: either restoring cell, both seen.
+        let mut double = board;
+        for (column, row) in [(2, 2), (3, 3), (4, 2)] {
+            double[at(column, row)] = PLAYOUT_BLACK;
+        }
+        double[at(3, 2)] = PLAYOUT_WHITE;
+        // Around c2 (3,2): b2 and c3 bridge through b3 (2,3), and d2 and c1 through d1 (4,1).
+        double[at(3, 1)] = PLAYOUT_BLACK;
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..50 {
+            seen.insert(bridge_reply(&double, at(3, 2), PLAYOUT_BLACK, &offsets, &mut rng).unwrap());
+        }
+        assert_eq!(seen, [at(4, 1), at(2, 3)].into_iter().collect());
     }
 
     /// Playout speed on an empty 11x11 board. Run with

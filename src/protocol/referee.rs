@@ -50,6 +50,11 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
     if session.game().name() != "hex" {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "the referee protocol plays Hex only (--game hex)"));
     }
+    // The protocol has no resignation: a lost game is played out with the most resisting moves.
+    let mut session = session;
+    session
+        .execute(Command::ParamSearch(ParamRequest::Set("resign".to_string(), "0".to_string())))
+        .map_err(|error| io::Error::other(error.to_string()))?;
     let mut front_end = RefereeFrontEnd { session, us: None, reflected: false, first_stone: None };
     for (index, line) in BufReader::new(input).lines().enumerate() {
         let line = line?;

@@ -45,11 +45,23 @@ pub struct SearchParams {
     /// Exact solvers and proofs from game knowledge: the solver's move before a search and
     /// `Game::proven_outcome` inside it. Off, ponder plays by search alone.
     pub solver: bool,
+    /// `genmove` may resign a game proven lost (by the exact solver or the search). Front ends
+    /// whose protocol has no resignation (the course referee's) turn it off: ponder then plays
+    /// the most resisting move it finds.
+    pub resign: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
-        SearchParams { exploration: 1.0, threads: 1, max_memory_mb: 1024, rave: true, priors: true, solver: true }
+        SearchParams {
+            exploration: 1.0,
+            threads: 1,
+            max_memory_mb: 1024,
+            rave: true,
+            priors: true,
+            solver: true,
+            resign: true,
+        }
     }
 }
 

@@ -1,0 +1,516 @@
+//! Hex knowledge for the search, in the spirit of MoHex's prior knowledge: move priors from
+//! local patterns around each empty cell, and proofs from virtual connections.
+//!
+//! The proofs come from the H-search of [`crate::solvers::hex_vc`]: the one place where the
+//! rules module asks a solver, because the `Game` hook must live on [`Hex`].
+
+use super::{Cell, Hex, HexMove, MAX_SIDE, NEIGHBOUR_OFFSETS};
+use crate::games::{Color, Game, Outcome, Prior};
+use crate::solvers::hex_vc::{BoardGeometry, MAX_VC_CELLS, VcEngine, VcLimits};
+
+/// Padding around the knowledge board: two rings, so that bridge targets of edge cells exist.
+const PAD: usize = 2;
+/// Cells of the padded knowledge board of the largest board.
+const PADDED_CELLS: usize = (MAX_SIDE + 2 * PAD) * (MAX_SIDE + 2 * PAD);
+
+/// Knowledge-board values: the low two bits are the colour (0 empty, 1 Black, 2 White); the
+/// edge bit marks padding, which counts as its owner's colour.
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const COLOR_BITS: u8 = 3;
+const EDGE: u8 = 4;
+
+/// Pseudo-visits of an ordinary prior.
+const PRIOR_VISITS: u32 = 10;
+/// Value of a move with nothing known for or against it.
+const NEUTRAL_VALUE: f32 = 0.5;
+/// A dead cell (a stone there can never matter): many pseudo-visits at a poor value.
+const DEAD_PRIOR: Prior = Prior::new(40, 0.05);
+/// Restoring a bridge the opponent's last stone intruded into.
+const SAVE_BRIDGE_PRIOR: Prior = Prior::new(30, 0.9);
+/// Bonus for touching stones (one or more).
+const CONTACT_BONUS: f32 = 0.06;
+/// Bonus for making a bridge to an own stone or an own edge (second-row template).
+const OWN_BRIDGE_BONUS: f32 = 0.08;
+/// Bonus for a cell at bridge distance from an opponent stone (blocking shapes).
+const OPPONENT_BRIDGE_BONUS: f32 = 0.04;
+/// Bonus for a cell next to, or a bridge away from, the opponent's last stone.
+const NEAR_LAST_BONUS: f32 = 0.06;
+/// Malus for a cell on the outermost ring of the board that touches no stone.
+const LONELY_EDGE_MALUS: f32 = 0.15;
+/// On a board with at most this many stones, cells near the centre are better.
+const OPENING_STONES: usize = 1;
+/// Bonus at the centre in the opening, falling linearly to nothing at the farthest cell.
+const OPENING_CENTRE_BONUS: f32 = 0.15;
+
+/// Proofs are looked for only when at most this many cells are empty: the cost of the two
+/// H-searches grows steeply with the empty cells (on random 11x11 positions about one playout's
+/// time at 15 empty cells, ten at 20, a hundred at 30; see `vc_proof_cost` in the tests), and
+/// the search asks at every expansion.
+pub const PROOF_MAX_EMPTIES: usize = 16;
+
+/// The six bridge directions: `BRIDGE_OFFSETS[i]` is the cell whose two common neighbours with
+/// the centre are ring cells `i` and `i + 1`.
+const BRIDGE_OFFSETS: [(i32, i32); 6] = {
+    let mut offsets = [(0, 0); 6];
+    let mut i = 0;
+    while i < 6 {
+        let (a, b) = (NEIGHBOUR_OFFSETS[i], NEIGHBOUR_OFFSETS[(i + 1) % 6]);
+        offsets[i] = (a.0 + b.0, a.1 + b.1);
+        i += 1;
+    }
+    offsets
+};
+
+/// The position on a padded board: [`PAD`] rings of edge cells, the top and bottom rows
+/// Black's, the left and right columns White's (corners go to Black; no real cell's pattern
+/// can tell them apart, see [`bridge_targets`]).
+struct KnowledgeBoard {
+    cells: [u8; PADDED_CELLS],
+    stride: usize,
+    ring: [isize; 6],
+    bridge: [isize; 6],
+}
+
+impl KnowledgeBoard {
+    fn new(position: &Hex) -> KnowledgeBoard {
+        let (width, height) = (position.width(), position.height());
+        let stride = width + 2 * PAD;
+        let mut cells = [0u8; PADDED_CELLS];
+        // 1. Padding: whole rows for Black's edges, the side columns for White's.
+        for padded_row in 0..height + 2 * PAD {
+            let row = &mut cells[padded_row * stride..(padded_row + 1) * stride];
+            if padded_row < PAD || padded_row >= height + PAD {
+                row.fill(BLACK | EDGE);
+            } else {
+                row[..PAD].fill(WHITE | EDGE);
+                row[width + PAD..].fill(WHITE | EDGE);
+            }
+        }
+        // 2. Stones, straight from the bitboards.
+        for (color, value) in [(Color::Black, BLACK), (Color::White, WHITE)] {
+            for index in position.stones(color).iter() {
+                let (column, row) = (index % width, index / width);
+                cells[(row + PAD) * stride + column + PAD] = value;
+            }
+        }
+        let offset = |(dc, dr): (i32, i32)| dr as isize * stride as isize + dc as isize;
+        KnowledgeBoard { cells, stride, ring: NEIGHBOUR_OFFSETS.map(offset), bridge: BRIDGE_OFFSETS.map(offset) }
+    }
+
+    fn padded(&self, position: &Hex, cell: Cell) -> usize {
+        let (column, row) = position.coordinates(cell);
+        (row + PAD) * self.stride + column + PAD
+    }
+
+    fn at(&self, index: usize, offset: isize) -> u8 {
+        self.cells[(index as isize + offset) as usize]
+    }
+
+    /// Six-bit masks around `index`: ring cells of `color` (stones or edge), and ring cells
+    /// holding a real stone of either colour.
+    fn ring_masks(&self, index: usize, color: u8) -> (u32, u32) {
+        let (black, white, stones) = self.all_ring_masks(index);
+        (if color == BLACK { black } else { white }, stones)
+    }
+
+    /// Six-bit masks around `index`: Black's ring cells, White's, and those with real stones.
+    fn all_ring_masks(&self, index: usize) -> (u32, u32, u32) {
+        let (mut black, mut white, mut stones) = (0, 0, 0);
+        for (j, &offset) in self.ring.iter().enumerate() {
+            let value = self.at(index, offset);
+            black |= u32::from(value & COLOR_BITS == BLACK) << j;
+            white |= u32::from(value & COLOR_BITS == WHITE) << j;
+            stones |= u32::from(value != 0 && value & EDGE == 0) << j;
+        }
+        (black, white, stones)
+    }
+
+    /// Bridge directions from `index` whose target is `color`'s (stone or edge) and whose two
+    /// carrier cells are empty. A padding corner is never such a target: one of its carrier
+    /// cells is always padding too.
+    fn bridge_targets(&self, index: usize, color: u8) -> u32 {
+        let mut mask = 0;
+        for i in 0..6 {
+            let target = self.at(index, self.bridge[i]);
+            if target & COLOR_BITS == color
+                && self.at(index, self.ring[i]) == 0
+                && self.at(index, self.ring[(i + 1) % 6]) == 0
+            {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+}
+
+/// Rotations of a six-bit ring mask by one place either way.
+fn ring_previous(mask: u32) -> u32 {
+    ((mask << 1) | (mask >> 5)) & 0x3f
+}
+
+fn ring_next(mask: u32) -> u32 {
+    ((mask >> 1) | (mask << 5)) & 0x3f
+}
+
+/// Whether four ring-consecutive cells of `mask` are set.
+fn four_in_a_row(mask: u32) -> bool {
+    let two = mask & ring_next(mask);
+    two & ring_next(ring_next(two)) != 0
+}
+
+/// Whether an empty cell with these ring masks is dead: four consecutive neighbours of one
+/// colour (stones or that colour's edge). Consecutive ring cells touch, so the four join each
+/// other, and the other two touch each other: no chain of either colour needs the cell.
+fn is_dead(black: u32, white: u32) -> bool {
+    four_in_a_row(black) || four_in_a_row(white)
+}
+
+/// Hex distance between zero-based `(column, row)` cells.
+fn hex_distance(a: (usize, usize), b: (usize, usize)) -> usize {
+    let dc = a.0 as i64 - b.0 as i64;
+    let dr = a.1 as i64 - b.1 as i64;
+    // In these axial coordinates a step changes column, row or both in opposite directions.
+    (dc.abs().max(dr.abs()).max((dc + dr).abs())) as usize
+}
+
+/// The cells where the side to move restores a bridge that the opponent's last stone intruded
+/// into (as the playout's reply does), as padded indices; empty when there is no last stone.
+fn bridge_saves(position: &Hex, board: &KnowledgeBoard, me: u8) -> Vec<usize> {
+    let Some(last) = position.last_cell else {
+        return Vec::new();
+    };
+    if position.stone_at(last) != Some(position.to_move().opponent()) {
+        return Vec::new();
+    }
+    let index = board.padded(position, last);
+    let (own, _) = board.ring_masks(index, me);
+    let mut empty = 0;
+    for (j, &offset) in board.ring.iter().enumerate() {
+        empty |= u32::from(board.at(index, offset) == 0) << j;
+    }
+    let candidates = empty & ring_previous(own) & ring_next(own);
+    (0..6).filter(|j| candidates >> j & 1 != 0).map(|j| (index as isize + board.ring[j]) as usize).collect()
+}
+
+/// Priors for `moves` from the side to move's view (see [`Game::move_priors`]).
+pub(super) fn move_priors(position: &Hex, moves: &[HexMove], priors: &mut [Prior]) {
+    if position.outcome().is_some() {
+        return;
+    }
+    let board = KnowledgeBoard::new(position);
+    let me = if position.to_move() == Color::Black { BLACK } else { WHITE };
+    let opponent = BLACK + WHITE - me;
+    let saves = bridge_saves(position, &board, me);
+    let last = position.last_cell.filter(|&cell| position.stone_at(cell).is_some()).map(|c| board.padded(position, c));
+    let (width, height) = (position.width(), position.height());
+    let centre = ((width - 1) / 2, (height - 1) / 2);
+    let farthest = hex_distance((0, 0), centre).max(hex_distance((width - 1, 0), centre)).max(1);
+    let opening = position.stone_count() <= OPENING_STONES;
+    for (prior, &mv) in priors.iter_mut().zip(moves) {
+        let HexMove::Cell(cell) = mv else {
+            continue;
+        };
+        let index = board.padded(position, cell);
+        let (black, white, stones) = board.all_ring_masks(index);
+        if is_dead(black, white) {
+            *prior = DEAD_PRIOR;
+            continue;
+        }
+        if saves.contains(&index) {
+            *prior = SAVE_BRIDGE_PRIOR;
+            continue;
+        }
+        let mut value = NEUTRAL_VALUE;
+        if stones != 0 {
+            value += CONTACT_BONUS;
+        }
+        if board.bridge_targets(index, me) != 0 {
+            value += OWN_BRIDGE_BONUS;
+        }
+        if board.bridge_targets(index, opponent) & real_stone_targets(&board, index) != 0 {
+            value += OPPONENT_BRIDGE_BONUS;
+        }
+        if let Some(last) = last {
+            let near = board.ring.iter().chain(&board.bridge).any(|&offset| (index as isize + offset) as usize == last);
+            if near {
+                value += NEAR_LAST_BONUS;
+            }
+        }
+        let (column, row) = position.coordinates(cell);
+        let outer = column == 0 || row == 0 || column + 1 == width || row + 1 == height;
+        if outer && stones == 0 && width > 2 && height > 2 {
+            value -= LONELY_EDGE_MALUS;
+        }
+        if opening {
+            let distance = hex_distance((column, row), centre);
+            value += OPENING_CENTRE_BONUS * (1.0 - distance as f32 / farthest as f32);
+        }
+        *prior = Prior::new(PRIOR_VISITS, value.clamp(0.0, 1.0));
+    }
+}
+
+/// Bridge directions from `index` whose target is a real stone (not padding).
+fn real_stone_targets(board: &KnowledgeBoard, index: usize) -> u32 {
+    let mut mask = 0;
+    for i in 0..6 {
+        let target = board.at(index, board.bridge[i]);
+        if target != 0 && target & EDGE == 0 {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// A proof from virtual connections (see [`Game::proven_outcome`]): the side to move wins when
+/// H-search finds it a full or semi connection between its edges; it loses when the opponent
+/// has a full one, or semis whose carriers have no common cell (every move leaves one intact).
+/// Only asked with at most [`PROOF_MAX_EMPTIES`] empty cells and on boards the VC engine
+/// handles.
+pub(super) fn proven_outcome(position: &Hex) -> Option<Outcome> {
+    let cells = position.width() * position.height();
+    if position.outcome().is_some() || cells > MAX_VC_CELLS || cells - position.stone_count() > PROOF_MAX_EMPTIES {
+        return None;
+    }
+    vc_outcome(position)
+}
+
+/// The H-search verdict of [`proven_outcome`], without the size limits.
+pub(crate) fn vc_outcome(position: &Hex) -> Option<Outcome> {
+    let geometry = BoardGeometry::of(position)?;
+    let stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let me = position.to_move();
+    let opponent = me.opponent();
+    let mut engine = VcEngine::new(geometry, VcLimits::default());
+    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
+    if mine.full.is_some() || mine.semi.is_some() {
+        return Some(Outcome::Win(me));
+    }
+    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
+    if theirs.full.is_some() || theirs.semi_intersection == Some(0) {
+        return Some(Outcome::Win(opponent));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameConfig;
+    use crate::games::hex::HexConfig;
+    use crate::games::testing::{minimax_value, random_running_position};
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use rustc_hash::FxHashMap;
+
+    fn position(size: usize, black: &[&str], white: &[&str], to_move: Color) -> Hex {
+        let config = HexConfig::with_size(size, size).unwrap();
+        let empty = Hex::new(&config);
+        let cells = |names: &[&str]| -> Vec<Cell> {
+            names
+                .iter()
+                .map(|name| match empty.parse_move(name).unwrap() {
+                    HexMove::Cell(cell) => cell,
+                    HexMove::Swap => unreachable!(),
+                })
+                .collect()
+        };
+        let mut position = Hex::from_stones(&config, &cells(black), &cells(white)).unwrap();
+        position.give_turn_to(to_move).unwrap();
+        position
+    }
+
+    fn priors_of(position: &Hex) -> FxHashMap<String, Prior> {
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut priors = vec![Prior::NONE; moves.len()];
+        move_priors(position, &moves, &mut priors);
+        moves.iter().zip(priors).map(|(&mv, prior)| (position.format_move(mv), prior)).collect()
+    }
+
+    #[test]
+    fn the_bridge_saving_reply_gets_the_best_prior() {
+        // Black's b2 and c3 form a bridge through b3 and c2; White intrudes at c2.
+        let mut bridged = position(5, &["b2", "c3"], &[], Color::White);
+        bridged.play(bridged.parse_move("c2").unwrap()).unwrap();
+        let priors = priors_of(&bridged);
+        assert_eq!(priors["b3"], SAVE_BRIDGE_PRIOR);
+        let best = priors.iter().max_by(|a, b| a.1.value.total_cmp(&b.1.value)).unwrap();
+        assert_eq!(best.0, "b3");
+        // The second-row edge template: Black's c2 reaches the top edge through c1 and d1.
+        let mut template = position(5, &["c2"], &[], Color::White);
+        template.play(template.parse_move("d1").unwrap()).unwrap();
+        assert_eq!(priors_of(&template)["c1"], SAVE_BRIDGE_PRIOR);
+        // Without an intrusion there is nothing to save.
+        let quiet = position(5, &["b2", "c3"], &["e5"], Color::Black);
+        assert!(priors_of(&quiet).values().all(|&prior| prior != SAVE_BRIDGE_PRIOR));
+    }
+
+    #[test]
+    fn dead_cells_and_lonely_edges_are_poor_and_the_centre_opens() {
+        // c3's ring: d3, d2, c2, b3, b4, c4. Black on four consecutive ones (d3, d2, c2, b3)
+        // makes it dead.
+        let dead = position(5, &["d3", "d2", "c2", "b3"], &["a1"], Color::White);
+        assert_eq!(priors_of(&dead)["c3"], DEAD_PRIOR);
+        // a1's ring holds the top edge twice (Black) and the left edge twice (White): alive.
+        let corner = position(5, &["b1"], &[], Color::White);
+        assert_ne!(priors_of(&corner)["a1"], DEAD_PRIOR);
+        // The acute corner a1 with Black on b1 and a2's side: top edge twice, then b1 — three
+        // Black in a row plus a2 Black makes four: dead.
+        let acute = position(5, &["b1", "a2"], &[], Color::White);
+        assert_eq!(priors_of(&acute)["a1"], DEAD_PRIOR);
+        let empty = Hex::new(&HexConfig::default());
+        let priors = priors_of(&empty);
+        assert!(priors["f6"].value > priors["c3"].value);
+        assert!(priors["c3"].value > priors["a1"].value);
+        assert!(priors["f6"].value > priors["f1"].value);
+        assert!(priors.values().all(|prior| (0.0..=1.0).contains(&prior.value) && prior.visits > 0));
+    }
+
+    #[test]
+    fn the_swap_move_gets_no_prior() {
+        let mut config = HexConfig::with_size(5, 5).unwrap();
+        config.set_param("allow_swap", "1").unwrap();
+        let mut position = Hex::new(&config);
+        position.play(position.parse_move("c3").unwrap()).unwrap();
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut priors = vec![Prior::NONE; moves.len()];
+        move_priors(&position, &moves, &mut priors);
+        assert_eq!(moves.last(), Some(&HexMove::Swap));
+        assert_eq!(priors.last(), Some(&Prior::NONE));
+    }
+
+    /// The minimax value of `position` for the side to move: 1 a win, -1 a loss.
+    fn exact(position: &Hex, memo: &mut FxHashMap<u64, i32>) -> i32 {
+        minimax_value(position, memo)
+    }
+
+    #[test]
+    fn dead_cells_never_change_the_value() {
+        // Filling a dead cell with either colour, the same side to move, keeps the exact value.
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut dead_seen = 0;
+        for size in [3, 4] {
+            // Hashes do not include the board size: one memo per size.
+            let mut memo = FxHashMap::default();
+            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
+            for _ in 0..150 {
+                let stones = rng.random_range(2 * size - 2..size * size - 3);
+                let position = random_running_position(&start, &mut rng, stones);
+                let mut moves = Vec::new();
+                position.legal_moves(&mut moves);
+                let mut priors = vec![Prior::NONE; moves.len()];
+                move_priors(&position, &moves, &mut priors);
+                let value = exact(&position, &mut memo);
+                for (&mv, prior) in moves.iter().zip(&priors) {
+                    if *prior != DEAD_PRIOR {
+                        continue;
+                    }
+                    dead_seen += 1;
+                    for color in [Color::Black, Color::White] {
+                        let mut filled = position.clone();
+                        filled.play_as(color, mv).unwrap();
+                        if filled.outcome().is_some() {
+                            panic!("a dead cell finished the game:\n{}", position.board_text());
+                        }
+                        filled.give_turn_to(position.to_move()).unwrap();
+                        assert_eq!(exact(&filled, &mut memo), value, "{}", position.board_text());
+                    }
+                }
+            }
+        }
+        assert!(dead_seen > 20, "{dead_seen}");
+    }
+
+    use rand::Rng;
+
+    #[test]
+    fn vc_proofs_agree_with_minimax() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut wins, mut losses) = (0, 0);
+        for (size, min_stones) in [(3, 0), (4, 6), (5, 15)] {
+            // Hashes do not include the board size: one memo per size.
+            let mut memo = FxHashMap::default();
+            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
+            for _ in 0..120 {
+                let stones = rng.random_range(min_stones..size * size - 1);
+                let position = random_running_position(&start, &mut rng, stones);
+                let Some(Outcome::Win(winner)) = vc_outcome(&position) else {
+                    continue;
+                };
+                let value = exact(&position, &mut memo);
+                if winner == position.to_move() {
+                    assert_eq!(value, 1, "claimed win:\n{}", position.board_text());
+                    wins += 1;
+                } else {
+                    assert_eq!(value, -1, "claimed loss:\n{}", position.board_text());
+                    losses += 1;
+                }
+                assert_eq!(proven_outcome(&position), Some(Outcome::Win(winner)), "few empties, small board");
+            }
+        }
+        assert!(wins > 50 && losses > 20, "{wins} wins, {losses} losses");
+    }
+
+    #[test]
+    fn proofs_wait_for_few_empty_cells() {
+        // Black's straight column of bridges wins on 11x11, but with too many empty cells the
+        // hook does not run H-search.
+        let chain = ["f1", "e3", "d5", "c7", "b9", "a11"];
+        let position = position(11, &chain, &["k1"], Color::Black);
+        assert_eq!(vc_outcome(&position), Some(Outcome::Win(Color::Black)));
+        assert_eq!(proven_outcome(&position), None);
+    }
+
+    /// Cost of `move_priors` on random 11x11 positions. Run with
+    /// `cargo test --release --lib games::hex::knowledge::tests::prior_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn prior_cost() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let start = Hex::new(&HexConfig::default());
+        let positions: Vec<Hex> = (0..1000).map(|i| random_running_position(&start, &mut rng, i % 60)).collect();
+        let mut moves = Vec::new();
+        let mut priors = Vec::new();
+        let started = std::time::Instant::now();
+        for position in &positions {
+            moves.clear();
+            position.legal_moves(&mut moves);
+            priors.clear();
+            priors.resize(moves.len(), Prior::NONE);
+            move_priors(position, &moves, &mut priors);
+        }
+        let micros = started.elapsed().as_secs_f64() * 1e6 / positions.len() as f64;
+        println!("move_priors on 11x11 (0 to 59 stones): {micros:.1} us per call");
+    }
+
+    /// Cost of one H-search verdict on random 11x11 and 9x9 positions by empty cells. Run with
+    /// `cargo test --release --lib games::hex::knowledge::tests::vc_proof_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn vc_proof_cost() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for size in [11, 9, 7] {
+            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
+            for empties in [100, 80, 60, 50, 40, 30, 25, 20, 15, 10] {
+                if empties >= size * size {
+                    continue;
+                }
+                let samples = 100;
+                let positions: Vec<Hex> =
+                    (0..samples).map(|_| random_running_position(&start, &mut rng, size * size - empties)).collect();
+                let mut proven = 0;
+                let started = std::time::Instant::now();
+                for position in &positions {
+                    if vc_outcome(position).is_some() {
+                        proven += 1;
+                    }
+                }
+                let micros = started.elapsed().as_secs_f64() * 1e6 / samples as f64;
+                println!("{size}x{size}, {empties} empty: {micros:.0} us per call, {proven}/{samples} proven");
+            }
+        }
+    }
+}
