@@ -53,10 +53,13 @@ pub struct SolverHooks<G: Game> {
     pub solve: fn(&G, &SolveContext) -> Option<String>,
     /// Asked before `genmove` searches: a move proven best, or a proof that the side to move
     /// has lost, when the solver finds one within the budget; `None` lets the search decide.
-    pub solved_move: Option<fn(&G, &SolveContext) -> Option<SolverVerdict<G::Move>>>,
+    pub solved_move: Option<SolvedMoveHook<G>>,
     /// The `ponder-vc_*` views (Hex): the reply for a colour as the side to move.
     pub vc_view: Option<fn(&G, Color, VcView) -> String>,
 }
+
+/// The `solved_move` hook: a verdict for the side to move, when the solver finds one in time.
+pub type SolvedMoveHook<G> = fn(&G, &SolveContext) -> Option<SolverVerdict<<G as Game>::Move>>;
 
 /// What a solver hook proved before `genmove` searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

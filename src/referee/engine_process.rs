@@ -226,10 +226,10 @@ impl GtpEngine {
 impl Drop for GtpEngine {
     /// Asks the engine to quit, gives it a moment, then kills it.
     fn drop(&mut self) {
-        if !self.broken {
-            if let Some(stdin) = self.stdin.as_mut() {
-                let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
-            }
+        if !self.broken
+            && let Some(stdin) = self.stdin.as_mut()
+        {
+            let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
         }
         self.stdin = None;
         let end = Instant::now() + Duration::from_millis(500);

@@ -184,13 +184,13 @@ pub fn play_game(
             TimeLimit::PerMove(seconds) => Some(seconds),
             TimeLimit::Clock { .. } => Some(clocks[side]),
         };
-        if let Some(left) = allowed {
-            if engine.knows("time_left") {
-                let stones = u32::from(matches!(config.time, TimeLimit::PerMove(_)));
-                let command = format!("time_left {} {} {stones}", color.letter(), left.max(0.0).floor());
-                if let Err(failure) = engine.send(&command, config.command_timeout) {
-                    break (Some(other), Ending::Forfeit(format!("time_left: {failure}")));
-                }
+        if let Some(left) = allowed
+            && engine.knows("time_left")
+        {
+            let stones = u32::from(matches!(config.time, TimeLimit::PerMove(_)));
+            let command = format!("time_left {} {} {stones}", color.letter(), left.max(0.0).floor());
+            if let Err(failure) = engine.send(&command, config.command_timeout) {
+                break (Some(other), Ending::Forfeit(format!("time_left: {failure}")));
             }
         }
         let deadline = allowed.map_or(config.command_timeout.max(Duration::from_secs(3600)), |left| {
@@ -206,10 +206,10 @@ pub fn play_game(
             Err(EngineFailure::Timeout) => break (Some(other), Ending::Time),
             Err(failure) => break (Some(other), Ending::Forfeit(failure.to_string())),
         };
-        if let Some(left) = allowed {
-            if used > left + config.time_margin {
-                break (Some(other), Ending::Time);
-            }
+        if let Some(left) = allowed
+            && used > left + config.time_margin
+        {
+            break (Some(other), Ending::Time);
         }
         if let TimeLimit::Clock { increment, .. } = config.time {
             clocks[side] += increment - used;

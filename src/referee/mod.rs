@@ -148,6 +148,8 @@ impl MatchSummary {
             self.name_a
         );
         if let (Some(score), Some((elo, low, high))) = (self.tally.score(), self.tally.elo_interval()) {
+            // An even score computes as -0.0 in floating point; print it as +0.0.
+            let (elo, low, high) = (elo + 0.0, low + 0.0, high + 0.0);
             let _ = writeln!(text, "Score: {:.1}%", score * 100.0);
             let _ = writeln!(text, "Elo difference: {elo:+.1} (95% interval {low:+.1} to {high:+.1})");
         }
