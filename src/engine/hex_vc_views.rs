@@ -150,18 +150,7 @@ mod tests {
 
     /// A 3x3 position from HTP cells, with `black` and `white` stones.
     fn position(black: &[&str], white: &[&str]) -> Hex {
-        let config = HexConfig::with_size(3, 3).unwrap();
-        let empty = Hex::new(&config);
-        let cells = |names: &[&str]| -> Vec<Cell> {
-            names
-                .iter()
-                .map(|name| match empty.parse_move(name).unwrap() {
-                    HexMove::Cell(cell) => cell,
-                    HexMove::Swap => unreachable!(),
-                })
-                .collect()
-        };
-        Hex::from_stones(&config, &cells(black), &cells(white)).unwrap()
+        crate::games::testing::hex_position(3, 3, black, white)
     }
 
     #[test]

@@ -51,3 +51,23 @@ pub(crate) fn random_running_position<G: Game>(start: &G, rng: &mut impl rand::R
         }
     }
 }
+
+/// A Hex position on a `width` x `height` board with stones on the named cells (HTP names).
+///
+/// # Panics
+/// On a bad name or an impossible position: test data is fixed.
+pub(crate) fn hex_position(width: usize, height: usize, black: &[&str], white: &[&str]) -> super::hex::Hex {
+    use super::hex::{Cell, Hex, HexConfig, HexMove};
+    let config = HexConfig::with_size(width, height).unwrap();
+    let empty = Hex::new(&config);
+    let cells = |names: &[&str]| -> Vec<Cell> {
+        names
+            .iter()
+            .map(|name| match empty.parse_move(name).unwrap() {
+                HexMove::Cell(cell) => cell,
+                HexMove::Swap => panic!("{name} is no cell"),
+            })
+            .collect()
+    };
+    Hex::from_stones(&config, &cells(black), &cells(white)).unwrap()
+}

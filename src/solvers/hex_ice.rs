@@ -25,7 +25,7 @@
 
 use crate::games::Color;
 use crate::games::hex::{Bitboard, Hex, NEIGHBOUR_OFFSETS};
-use crate::solvers::hex_vc::BoardGeometry;
+use crate::solvers::hex_vc::{BoardGeometry, iterate};
 
 /// One position of a cell's neighbour ring: a cell index, or an edge owned by a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,19 +180,6 @@ impl InferiorCells {
             }
         }
     }
-}
-
-/// The cell indices of `set`, in increasing order.
-fn iterate(set: u128) -> impl Iterator<Item = usize> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        if rest == 0 {
-            return None;
-        }
-        let cell = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        Some(cell)
-    })
 }
 
 /// Dead and captured cells of `position` after fill-in: `(dead, captured by Black, captured by

@@ -620,7 +620,7 @@ fn or_combinations(
 }
 
 /// The cell indices of `set`, in increasing order.
-fn iterate(set: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn iterate(set: u128) -> impl Iterator<Item = usize> {
     let mut rest = set;
     std::iter::from_fn(move || {
         if rest == 0 {

@@ -305,18 +305,7 @@ mod tests {
     use rustc_hash::FxHashMap;
 
     fn position(size: usize, black: &[&str], white: &[&str], to_move: Color) -> Hex {
-        let config = HexConfig::with_size(size, size).unwrap();
-        let empty = Hex::new(&config);
-        let cells = |names: &[&str]| -> Vec<Cell> {
-            names
-                .iter()
-                .map(|name| match empty.parse_move(name).unwrap() {
-                    HexMove::Cell(cell) => cell,
-                    HexMove::Swap => unreachable!(),
-                })
-                .collect()
-        };
-        let mut position = Hex::from_stones(&config, &cells(black), &cells(white)).unwrap();
+        let mut position = crate::games::testing::hex_position(size, size, black, white);
         position.give_turn_to(to_move).unwrap();
         position
     }
