@@ -125,6 +125,23 @@ impl InferiorCells {
         true
     }
 
+    /// A *killer* of a `color` stone on the empty cell `cell`: an empty neighbour where the
+    /// opponent's answer leaves the stone dead. Such a cell is *vulnerable*: if `color` wins a
+    /// position, it also wins with a move that is not vulnerable (the solver's module docs
+    /// give the argument), so the solver never needs to try one.
+    pub fn killer(&self, cell: usize, color: Color, stones: &[u128; 2], empty: u128) -> Option<usize> {
+        let opponent = color.opponent().index();
+        self.rings[cell].iter().find_map(|&position| {
+            let RingPosition::Cell(killer) = position else { return None };
+            if empty >> killer & 1 == 0 {
+                return None;
+            }
+            let mut answered = *stones;
+            answered[opponent] |= 1 << killer;
+            (self.useless(cell, color, &answered) || self.useless(cell, color.opponent(), &answered)).then_some(killer)
+        })
+    }
+
     /// Fills dead cells and captured pairs of `stones` (module docs) until none is left, and
     /// says what was filled. `empty` are the empty cells.
     pub fn fill_in(&self, stones: &mut [u128; 2], empty: u128) -> FillIn {
@@ -214,6 +231,74 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use rustc_hash::FxHashMap;
+
+    /// A killer really kills (after the answer the stone's colour changes no minimax value),
+    /// and a position won by the side to move always has a winning move without a killer.
+    #[test]
+    fn killers_kill_and_a_winner_has_an_invulnerable_winning_move() {
+        let mut rng = SmallRng::seed_from_u64(37);
+        let (mut killed, mut winners) = (0, 0);
+        for (width, height) in [(3, 3), (4, 3), (3, 4), (4, 4)] {
+            let mut memo = FxHashMap::default();
+            let config = HexConfig::with_size(width, height).unwrap();
+            let geometry = BoardGeometry::new(width, height).unwrap();
+            let ice = InferiorCells::new(&geometry);
+            let cells = |set: u128| iterate(set).map(|i| crate::games::hex::Cell(i as u16)).collect::<Vec<_>>();
+            let mut value_with = |stones: [u128; 2], to_move: Color, memo: &mut FxHashMap<u64, i32>| {
+                let mut position = Hex::from_stones(&config, &cells(stones[0]), &cells(stones[1])).unwrap();
+                match position.outcome() {
+                    Some(crate::games::Outcome::Win(winner)) => winner == to_move,
+                    _ => {
+                        if position.to_move() != to_move {
+                            position.give_turn_to(to_move).unwrap();
+                        }
+                        crate::games::testing::minimax_value(&position, memo) > 0
+                    }
+                }
+            };
+            let min_stones = if width * height > 12 { 6 } else { 0 };
+            for stones in min_stones..width * height - 1 {
+                for _ in 0..6 {
+                    let position = crate::games::testing::random_running_position(&Hex::new(&config), &mut rng, stones);
+                    let board = geometry.stones_of(&position);
+                    let empty = geometry.all() & !(board[0] | board[1]);
+                    let me = position.to_move();
+                    let (mine, theirs) = (me.index(), me.opponent().index());
+                    let mut invulnerable_win = false;
+                    let mut any_win = false;
+                    for cell in iterate(empty) {
+                        let mut played = board;
+                        played[mine] |= 1 << cell;
+                        let wins = !value_with(played, me.opponent(), &mut memo);
+                        any_win |= wins;
+                        let Some(killer) = ice.killer(cell, me, &board, empty) else {
+                            invulnerable_win |= wins;
+                            continue;
+                        };
+                        killed += 1;
+                        let mut answered = played;
+                        answered[theirs] |= 1 << killer;
+                        let mut recoloured = answered;
+                        recoloured[mine] &= !(1 << cell);
+                        recoloured[theirs] |= 1 << cell;
+                        for to_move in [me, me.opponent()] {
+                            assert_eq!(
+                                value_with(answered, to_move, &mut memo),
+                                value_with(recoloured, to_move, &mut memo),
+                                "killer {killer} of {cell}\n{}",
+                                position.board_text()
+                            );
+                        }
+                    }
+                    if any_win {
+                        winners += 1;
+                        assert!(invulnerable_win, "only vulnerable winning moves\n{}", position.board_text());
+                    }
+                }
+            }
+        }
+        assert!(killed > 100 && winners > 50, "{killed} killers, {winners} won positions checked");
+    }
 
     /// Fill-in must keep the minimax value of random small positions, for either side to move.
     #[test]

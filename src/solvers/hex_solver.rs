@@ -17,10 +17,21 @@
 //! 4. The *must-play region*: when O has semi connections between its edges, P must play in
 //!    the intersection of their carriers (and on O's winning cell if O has one), or O plays a
 //!    key and wins. An empty region is a loss.
+//! 5. *Vulnerable* cells leave the region: a cell c where O has an answer k (the *killer*)
+//!    after which P's stone on c is dead ([`InferiorCells::killer`]). If P wins at all, P wins
+//!    with a move that is not vulnerable. Suppose every winning move of P in S were vulnerable;
+//!    take one, c with killer k. P wins after c and O's answer k; c is then dead, so P also
+//!    wins T = S + O stones on c and k, with P to move. A move winning T wins S (T only has
+//!    more O stones), so it is vulnerable in S too, and deadness survives added stones, so
+//!    the step repeats from T (when the killer is taken already, c alone becomes O's). Each
+//!    step adds O stones to a position P wins, until P wins a full board holding only S's P
+//!    stones: P had already connected in S. The killers join the proof set, since the argument
+//!    needs them empty.
 //!
 //! H-search is bounded, so it misses some connections, but every connection it reports is
 //! real, so the pruning is sound. Children get the initial disproof number |must-play region|,
-//! which steers the search to forcing moves.
+//! which steers the search to forcing moves; ties go to the child the opponent likes least by
+//! the resistance evaluation ([`crate::solvers::hex_resistance`]).
 //!
 //! Every solved node also gets a *proof set*: empty cells outside which the winner never needs
 //! to play (for a static win, the carrier of the connection; for a search win, the winning
@@ -35,7 +46,8 @@
 use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game};
 use crate::solvers::hex_ice::InferiorCells;
-use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits};
+use crate::solvers::hex_resistance::Resistance;
+use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits, iterate};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -187,6 +199,9 @@ struct Entry {
     proof_set: u128,
     /// The winning cell of a node won for the side to move.
     winning_cell: u8,
+    /// The static evaluation for the side to move (see [`crate::solvers::hex_resistance`]): breaks ties
+    /// between children with equal numbers, the opponent's lowest first.
+    score: f32,
 }
 
 /// Keeps the table below this many entries by dropping unproven ones.
@@ -195,6 +210,7 @@ const TABLE_LIMIT: usize = 4_000_000;
 struct Solver<'a> {
     engine: VcEngine,
     ice: InferiorCells,
+    resistance: Resistance,
     options: &'a SolveOptions<'a>,
     table: FxHashMap<State, Entry>,
     nodes: u64,
@@ -207,6 +223,7 @@ impl<'a> Solver<'a> {
     fn new(geometry: BoardGeometry, options: &'a SolveOptions<'a>) -> Solver<'a> {
         Solver {
             ice: InferiorCells::new(&geometry),
+            resistance: Resistance::new(&geometry),
             engine: VcEngine::new(geometry, VcLimits::default()),
             options,
             table: FxHashMap::default(),
@@ -264,7 +281,15 @@ impl<'a> Solver<'a> {
         if threats != 0 {
             region &= threats;
         }
-        let proof_set = their.semi_union | threats;
+        let mut proof_set = their.semi_union | threats;
+        // 5. Vulnerable moves (a killer answer leaves the stone dead) need no trying; the
+        //    killers join the proof set, as the argument needs them empty.
+        for cell in iterate(region) {
+            if let Some(killer) = self.ice.killer(cell, me, &state.stones, empty) {
+                region &= !(1 << cell);
+                proof_set |= 1 << killer;
+            }
+        }
         if region == 0 {
             return Evaluation::Loss { proof_set };
         }
@@ -288,13 +313,14 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let entry = match self.evaluate(state) {
             Evaluation::Win { cell, proof_set } => {
-                Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8 }
+                Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8, score: 0.0 }
             }
             Evaluation::Loss { proof_set } => {
-                Entry { proof: INFINITY, disproof: 0, moves: 0, proof_set, winning_cell: 0 }
+                Entry { proof: INFINITY, disproof: 0, moves: 0, proof_set, winning_cell: 0, score: 0.0 }
             }
             Evaluation::MustPlay { region, proof_set } => {
-                Entry { proof: 1, disproof: region.count_ones(), moves: region, proof_set, winning_cell: 0 }
+                let score = self.resistance.evaluate(self.engine.geometry(), &state.stones, state.to_move) as f32;
+                Entry { proof: 1, disproof: region.count_ones(), moves: region, proof_set, winning_cell: 0, score }
             }
         };
         if self.table.len() >= TABLE_LIMIT {
@@ -367,6 +393,7 @@ impl<'a> Solver<'a> {
             let mut best_disproof = INFINITY; // our proof number: the smallest child disproof
             let mut second_disproof = INFINITY;
             let mut best_proof = 0;
+            let mut best_score = f32::INFINITY;
             let mut i = 0;
             while i < children.len() {
                 let (child, cell, captured) = children[i];
@@ -397,13 +424,17 @@ impl<'a> Solver<'a> {
                     disproof = 0;
                     best_disproof = INFINITY;
                     second_disproof = INFINITY;
+                    best_score = f32::INFINITY;
                     continue;
                 }
                 disproof = disproof.saturating_add(child_entry.proof).min(INFINITY);
-                if child_entry.disproof < best_disproof {
+                if child_entry.disproof < best_disproof
+                    || (child_entry.disproof == best_disproof && child_entry.score < best_score)
+                {
                     second_disproof = best_disproof;
                     best_disproof = child_entry.disproof;
                     best_proof = child_entry.proof;
+                    best_score = child_entry.score;
                     best = i;
                 } else if child_entry.disproof < second_disproof {
                     second_disproof = child_entry.disproof;

@@ -5,6 +5,7 @@ pub mod connect4;
 pub mod gomoku_tactics;
 pub mod gomoku_vcf;
 pub mod hex_ice;
+pub mod hex_resistance;
 pub mod hex_solver;
 pub mod hex_vc;
 pub mod reversi_endgame;
