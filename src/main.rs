@@ -82,7 +82,8 @@ enum Tool {
     },
     /// Solves every position of a test file with the game's exact solver and checks the known
     /// answers (Reversi: FFO files as in ../shared/data/reversi/; Connect Four: Pascal Pons'
-    /// `moves score` test sets as in ../shared/data/connect4/).
+    /// `moves score` test sets as in ../shared/data/connect4/; Hex: first-move outcome files
+    /// `board,cell,winner` as in ../shared/data/hex/).
     Solve {
         /// The game whose solver to run.
         #[arg(long)]
@@ -95,6 +96,9 @@ enum Tool {
         /// Only the first N positions of the file.
         #[arg(long)]
         first: Option<usize>,
+        /// Hex: only the lines of these boards, e.g. `--board 7x7` (repeatable; all by default).
+        #[arg(long)]
+        board: Vec<String>,
     },
     /// Runs the fixed search workload and prints its node-count signature and speed.
     Bench {
@@ -177,7 +181,7 @@ fn main() -> ExitCode {
             println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
         }),
         Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
-        Some(Tool::Solve { game, file, threads, first }) => run_solve(&game, &file, threads, first),
+        Some(Tool::Solve { game, file, threads, first, board }) => run_solve(&game, &file, threads, first, &board),
         Some(Tool::Match(options)) => run_match(options),
     };
     match result {
@@ -302,7 +306,13 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<usize>) -> Result<(), String> {
+fn run_solve(
+    game: &str,
+    file: &std::path::Path,
+    threads: usize,
+    first: Option<usize>,
+    boards: &[String],
+) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|error| {
         format!("cannot read {}: {error} (the full test sets live in ../shared/data/)", file.display())
     })?;
@@ -312,7 +322,8 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<u
         Some(count) => {
             let mut positions = 0;
             let kept = text.lines().take_while(|line| {
-                let is_position = !line.trim().is_empty() && !line.starts_with('#');
+                // (A Hex outcome file has a header line too.)
+                let is_position = !line.trim().is_empty() && !line.starts_with('#') && !line.starts_with("board,");
                 positions += usize::from(is_position);
                 positions <= count || !is_position
             });
@@ -322,6 +333,7 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<u
     let game = ponder::engine::find_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
     match game.name {
         "connect4" => solve_connect4_test_set(&text),
+        "hex" => solve_hex_first_moves(&text, boards),
         "reversi" => {
             use ponder::solvers::reversi_endgame::{SolveOptions, solve_ffo_file};
             let options = SolveOptions { threads, ..SolveOptions::default() };
@@ -333,6 +345,67 @@ fn run_solve(game: &str, file: &std::path::Path, threads: usize, first: Option<u
         }
         other => Err(format!("no batch solver for {other}")),
     }
+}
+
+/// Every first move of a Hex outcome file (on the chosen boards, or all): one line per opening
+/// as it is solved, then the totals. Fails on a wrong or unproven answer.
+fn solve_hex_first_moves(text: &str, boards: &[String]) -> Result<(), String> {
+    use ponder::solvers::hex_solver::{FirstMoveCheck, SolveOptions, check_first_move_outcomes_with};
+    let boards: Vec<&str> = if boards.is_empty() {
+        // Every board named in the file, in order of appearance.
+        let mut named = Vec::new();
+        for line in text.lines().filter(|line| !line.starts_with('#') && !line.starts_with("board,")) {
+            if let Some(board) = line.split(',').next().map(str::trim).filter(|board| !board.is_empty())
+                && !named.contains(&board)
+            {
+                named.push(board);
+            }
+        }
+        named
+    } else {
+        boards.iter().map(String::as_str).collect()
+    };
+    let start = std::time::Instant::now();
+    let (mut wrong, mut unsolved, mut nodes) = (0, 0, 0u64);
+    let checks = check_first_move_outcomes_with(text, &boards, &SolveOptions::default(), |check: &FirstMoveCheck| {
+        let verdict = match (&check.error, check.found) {
+            (Some(why), _) => format!("ERROR {why}"),
+            (None, None) => {
+                unsolved += 1;
+                "UNSOLVED".to_string()
+            }
+            (None, found) if found == check.expected => "ok".to_string(),
+            _ => {
+                wrong += 1;
+                "WRONG".to_string()
+            }
+        };
+        nodes += check.nodes;
+        let winner = |color: Option<ponder::games::Color>| match color {
+            Some(ponder::games::Color::Black) => "black",
+            Some(ponder::games::Color::White) => "white",
+            None => "-",
+        };
+        println!(
+            "{:<10} expected {:<5} found {:<5} {:>10} nodes {:>9.3} s  {verdict}",
+            check.label,
+            winner(check.expected),
+            winner(check.found),
+            check.nodes,
+            check.seconds
+        );
+    });
+    let errors = checks.iter().filter(|check| check.error.is_some()).count();
+    println!(
+        "{} openings: {} correct, {wrong} wrong, {unsolved} unsolved, {errors} malformed; {nodes} nodes, {:.2} s",
+        checks.len(),
+        checks.len() - wrong - unsolved - errors,
+        start.elapsed().as_secs_f64()
+    );
+    if wrong + unsolved + errors > 0 {
+        return Err(format!("{wrong} wrong, {unsolved} unsolved, {errors} malformed"));
+    }
+    Ok(())
 }
 
 /// Pons' benchmark: the score of every line (table cleared before each), one line of output per

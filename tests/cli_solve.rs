@@ -46,3 +46,19 @@ fn reversi_ffo_positions_are_solved_with_their_scores() {
     let solved: Vec<&str> = out.lines().filter(|line| line.starts_with('#')).collect();
     assert_eq!(solved.len(), 3, "{out}");
 }
+
+#[test]
+fn hex_first_moves_are_solved_and_a_wrong_winner_fails_the_run() {
+    let (ok, out) = ponder_solve("hex", &data("hex/first-move-outcomes-6x6.csv"), &["--first", "4"]);
+    assert!(ok, "{out}");
+    assert_eq!(out.lines().filter(|line| line.ends_with(" ok")).count(), 4, "{out}");
+    assert!(out.lines().last().unwrap().starts_with("4 openings: 4 correct, 0 wrong"), "{out}");
+    // b2 wins 3x3 for Black, so "white" is wrong; the other board is left out by --board.
+    let file = std::env::temp_dir().join(format!("ponder-hex-wrong-{}.csv", std::process::id()));
+    std::fs::write(&file, "board,cell,winner\n3x3,b2,white\n4x4,a1,black\n").unwrap();
+    let (ok, out) = ponder_solve("hex", &file, &["--board", "3x3"]);
+    std::fs::remove_file(&file).ok();
+    assert!(!ok);
+    assert!(out.contains("WRONG"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("1 openings: 0 correct, 1 wrong"), "{out}");
+}

@@ -357,6 +357,42 @@ fn padded_offsets(stride: isize) -> [isize; 6] {
     NEIGHBOUR_OFFSETS.map(|(dc, dr)| dr as isize * stride + dc as isize)
 }
 
+/// The winner of a filled padded playout board (a full Hex board has exactly one): one flood
+/// fill over Black's cells from the top row. Visited cells are overwritten with a marker; the
+/// top border gets it first so the fill never leaves the board upwards, and a cell of the last
+/// row ends it.
+fn full_board_winner(board: &mut [u8], width: usize, height: usize, offsets: &[isize; 6]) -> Color {
+    let stride = width + 2;
+    const VISITED: u8 = 3;
+    board[..stride].fill(VISITED);
+    let mut stack = [0u16; MAX_CELLS];
+    let mut depth = 0;
+    for padded in stride + 1..=stride + width {
+        if board[padded] == PLAYOUT_BLACK {
+            board[padded] = VISITED;
+            stack[depth] = padded as u16;
+            depth += 1;
+        }
+    }
+    let last_row_start = height * stride;
+    while depth > 0 {
+        depth -= 1;
+        let cell = stack[depth] as usize;
+        if cell >= last_row_start {
+            return Color::Black;
+        }
+        for offset in offsets {
+            let next = (cell as isize + offset) as usize;
+            if board[next] == PLAYOUT_BLACK {
+                board[next] = VISITED;
+                stack[depth] = next as u16;
+                depth += 1;
+            }
+        }
+    }
+    Color::White
+}
+
 const PLAYOUT_EMPTY: u8 = 0;
 const PLAYOUT_BLACK: u8 = 1;
 const PLAYOUT_WHITE: u8 = 2;
@@ -565,8 +601,9 @@ impl Game for Hex {
     /// been intruded into answers in the other common neighbour. Since a full Hex board has
     /// exactly one winner, the winner is found once, at the end, with a single flood fill.
     ///
-    /// The position itself is left unchanged; the playout runs on a scratch board. A swap
-    /// option at the start is ignored (the playout just fills the board).
+    /// The playout runs on a padded scratch board; at the end the position takes the filled
+    /// board and its winner (RAVE reads who took each cell). A swap option at the start is
+    /// ignored (the playout just fills the board).
     fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {
         if let Some(winner) = self.winner {
             return Outcome::Win(winner);
@@ -590,6 +627,7 @@ impl Game for Hex {
         //    bridge reply can take a given cell out in constant time.
         let mut empties = [0u16; MAX_CELLS];
         let mut place_in_list = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
+        let mut index_of_padded = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
         let mut empty_count = 0;
         for row in 0..height {
             for column in 0..width {
@@ -602,6 +640,7 @@ impl Game for Hex {
                 } else {
                     empties[empty_count] = padded as u16;
                     place_in_list[padded] = empty_count as u16;
+                    index_of_padded[padded] = index as u16;
                     empty_count += 1;
                 }
             }
@@ -612,7 +651,9 @@ impl Game for Hex {
             (row + 1) * stride + column + 1
         });
         let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
-        // 3. Fill the board.
+        // 3. Fill the board. A played cell is swapped to the end of the list's live part, so
+        //    the list ends up holding the cells in reverse order of play.
+        let empties_at_start = empty_count;
         while empty_count > 0 {
             let reply = match last {
                 Some(last) => bridge_reply(&board, last, to_move, &offsets, rng),
@@ -627,47 +668,28 @@ impl Game for Hex {
             let moved = empties[empty_count];
             empties[place] = moved;
             place_in_list[moved as usize] = place as u16;
+            empties[empty_count] = cell as u16;
             board[cell] = to_move;
             last = Some(cell);
             to_move = PLAYOUT_BLACK + PLAYOUT_WHITE - to_move;
         }
-        // 4. One flood fill over Black's cells from the top row decides the full board. Visited
-        //    cells are overwritten with a marker; the top border gets it first so the fill never
-        //    leaves the board upwards, and a cell of the last row ends it.
-        const VISITED: u8 = 3;
-        board[..stride].fill(VISITED);
-        let mut stack = [0u16; MAX_CELLS];
-        let mut depth = 0;
-        for padded in stride + 1..=stride + width {
-            if board[padded] == PLAYOUT_BLACK {
-                board[padded] = VISITED;
-                stack[depth] = padded as u16;
-                depth += 1;
-            }
+        // 4. The position takes the filled board, for RAVE's all-moves-as-first statistics;
+        //    the players alternated from the side to move.
+        let mut color = self.to_move;
+        for &padded in empties[..empties_at_start].iter().rev() {
+            let index = index_of_padded[padded as usize] as usize;
+            self.stones[color.index()].insert(index);
+            self.hash ^= ZOBRIST[color.index() * MAX_CELLS + index];
+            color = color.opponent();
         }
-        let last_row_start = height * stride;
-        while depth > 0 {
-            depth -= 1;
-            let cell = stack[depth] as usize;
-            if cell >= last_row_start {
-                return Outcome::Win(Color::Black);
-            }
-            for offset in offsets {
-                let next = (cell as isize + offset) as usize;
-                if board[next] == PLAYOUT_BLACK {
-                    board[next] = VISITED;
-                    stack[depth] = next as u16;
-                    depth += 1;
-                }
-            }
-        }
-        Outcome::Win(Color::White)
+        self.stone_count += empties_at_start as u16;
+        let winner = full_board_winner(&mut board, width, height, &offsets);
+        self.winner = Some(winner);
+        Outcome::Win(winner)
     }
 
-    /// Off while the playout fills a scratch board and leaves `self` at its start: RAVE needs
-    /// the final position. Writing the filled board back at the end of the playout (no other
-    /// change) is all it takes to turn it on.
-    const SUPPORTS_RAVE: bool = false;
+    /// The playout leaves the filled board in the position.
+    const SUPPORTS_RAVE: bool = true;
 
     /// The stone on the cell, for RAVE; `None` for an empty cell and the swap.
     fn amaf_owner(&self, mv: HexMove) -> Option<Color> {
@@ -995,19 +1017,34 @@ mod tests {
     }
 
     #[test]
-    fn playouts_always_have_a_winner_and_leave_the_position_alone() {
+    fn playouts_fill_the_board_and_have_its_winner() {
         let mut rng = SmallRng::seed_from_u64(1);
         for size in [1, 2, 5, 11, 25] {
             let mut position = board(size, size);
             play_all(&mut position, &["a1"]);
-            let before = position.clone();
             let mut black_wins = 0;
             for _ in 0..200 {
-                if position.playout(&mut rng) == Outcome::Win(Color::Black) {
+                let mut filled = position.clone();
+                let outcome = filled.playout(&mut rng);
+                if outcome == Outcome::Win(Color::Black) {
                     black_wins += 1;
                 }
+                // The filled board keeps the stones, alternates from the side to move (bridge
+                // replies included), and its winner is the playout's.
+                assert_eq!(filled.outcome(), Some(outcome));
+                assert_eq!(filled.stone_count as usize, size * size);
+                assert!(filled.stones[0].contains(0));
+                let (black, white) = (filled.stones[0].count(), filled.stones[1].count());
+                assert!(black == white || black == white + 1, "{black} {white}");
+                assert_eq!(filled.hash(), filled.hash_from_scratch());
+                let fresh = Hex::from_stones(
+                    &HexConfig::with_size(size, size).unwrap(),
+                    &filled.stones[0].iter().map(|i| Cell(i as u16)).collect::<Vec<_>>(),
+                    &filled.stones[1].iter().map(|i| Cell(i as u16)).collect::<Vec<_>>(),
+                )
+                .unwrap();
+                assert_eq!(fresh.outcome(), Some(outcome));
             }
-            assert_eq!(position, before);
             if size == 1 {
                 assert_eq!(black_wins, 200);
             }
