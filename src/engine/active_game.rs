@@ -56,6 +56,9 @@ pub struct SolverHooks<G: Game> {
     pub solved_move: Option<SolvedMoveHook<G>>,
     /// The `ponder-vc_*` views (Hex): the reply for a colour as the side to move.
     pub vc_view: Option<fn(&G, Color, VcView) -> String>,
+    /// Moves of the side to move proven to lose at once (Hex: those outside the must-play
+    /// region of the opponent's virtual connections). Each search marks them lost at its root.
+    pub losing_moves: Option<fn(&G) -> Vec<<G as Game>::Move>>,
 }
 
 /// The `solved_move` hook: a verdict for the side to move, when the solver finds one in time.
@@ -272,6 +275,11 @@ impl<G: Game> GameState<G> {
     /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
     fn run_search(&mut self, position: &G, request: SearchRequest) -> SearchResult<G::Move> {
         let SearchRequest { limits, seed, stop, progress } = request;
+        let losing_moves = match self.solver.as_ref().and_then(|hooks| hooks.losing_moves) {
+            Some(losing_moves) if self.search.params().solver => losing_moves(position),
+            _ => Vec::new(),
+        };
+        self.search.set_root_losing_moves(losing_moves);
         match progress {
             None => self.search.run(position, limits, stop, seed, None),
             Some((interval, callback)) => {

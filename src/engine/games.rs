@@ -37,6 +37,7 @@ pub const GAMES: &[GameEntry] = &[
                 solve: solve_gomoku,
                 solved_move: Some(gomoku_tactical_move),
                 vc_view: None,
+                losing_moves: None,
             }))
         },
     },
@@ -45,7 +46,12 @@ pub const GAMES: &[GameEntry] = &[
         aliases: &["connect-four", "connect_four"],
         create: |params| {
             Box::new(GameState::<Connect4>::new("connect4", Connect4Config::default(), params).with_solver(
-                SolverHooks { solve: solve_connect4, solved_move: Some(connect4_solved_move), vc_view: None },
+                SolverHooks {
+                    solve: solve_connect4,
+                    solved_move: Some(connect4_solved_move),
+                    vc_view: None,
+                    losing_moves: None,
+                },
             ))
         },
     },
@@ -64,6 +70,7 @@ pub const GAMES: &[GameEntry] = &[
                         solve: solve_hex,
                         solved_move: Some(hex_decided_move),
                         vc_view: Some(super::hex_vc_views::vc_view),
+                        losing_moves: Some(hex_moves_outside_must_play),
                     })
                     .resigning_proven_losses(),
             )
@@ -77,6 +84,7 @@ pub const GAMES: &[GameEntry] = &[
                 solve: solve_reversi,
                 solved_move: Some(reversi_solved_move),
                 vc_view: None,
+                losing_moves: None,
             }))
         },
     },
@@ -154,6 +162,23 @@ fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<He
     }
 }
 
+/// In play: the cells outside the must-play region of the opponent's semi connections between
+/// its edges lose at once (the opponent plays a key), so the search never spends playouts on
+/// them. None on boards over 128 cells or when H-search finds no such semi.
+fn hex_moves_outside_must_play(position: &Hex) -> Vec<HexMove> {
+    let Some(region) = hex_vc::must_play(position) else {
+        return Vec::new();
+    };
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    moves.retain(|mv| match mv {
+        HexMove::Cell(cell) => !region.contains(cell.0 as usize),
+        // Swapping keeps the stones where they are: the opponent's connections become ours.
+        HexMove::Swap => false,
+    });
+    moves
+}
+
 /// `ponder-solve` for Connect Four: `SCORE MOVE` in Pascal Pons' convention (positive: the side to
 /// move wins, the larger the sooner; 0: a draw) and a best move; `unknown` on boards too large for
 /// the solver's bitboard (W x (H + 1) over 64).
@@ -191,4 +216,56 @@ fn solve_gomoku(position: &Mnk, context: &SolveContext) -> Option<String> {
 fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<SolverVerdict<Cell>> {
     let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
     gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop).map(SolverVerdict::Play)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Session;
+    use crate::games::Color;
+    use crate::protocol::gtp::answer;
+
+    #[test]
+    fn hex_genmove_plays_inside_the_must_play_region() {
+        use rand::SeedableRng;
+        // Random 7x7 positions that H-search leaves undecided but where the opponent's semi
+        // connections leave at most three cells to play: with 30 playouts among 20 or more
+        // moves, the search alone could not even try them all.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let empty = Hex::new(&HexConfig::with_size(7, 7).unwrap());
+        let mut checked = 0;
+        while checked < 3 {
+            let position = crate::games::testing::random_running_position(&empty, &mut rng, 12);
+            let Some(region) = hex_vc::must_play(&position) else { continue };
+            if hex_vc::decided(&position).is_some() || region.count() == 0 || region.count() > 3 {
+                continue;
+            }
+            let mut legal = Vec::new();
+            position.legal_moves(&mut legal);
+            let losing = hex_moves_outside_must_play(&position);
+            assert_eq!(losing.len() + region.count(), legal.len());
+            assert!(losing.iter().all(|mv| matches!(mv, HexMove::Cell(cell) if !region.contains(cell.0 as usize))));
+            let mut session = Session::new("hex").unwrap();
+            let mut commands: Vec<String> =
+                ["boardsize 7", "param_search seed 5", "param_search max_time 0", "param_search max_visits 30"]
+                    .map(String::from)
+                    .to_vec();
+            for color in [Color::Black, Color::White] {
+                let name = if color == Color::Black { "b" } else { "w" };
+                for index in position.stones(color).iter() {
+                    commands.push(format!("play {name} {}", position.format_move(HexMove::Cell(crate::games::hex::Cell(index as u16)))));
+                }
+            }
+            for command in &commands {
+                let reply = answer(&mut session, command.as_bytes()).unwrap();
+                assert!(reply.starts_with('='), "{command}: {reply}");
+            }
+            let to_move = if position.to_move() == Color::Black { "b" } else { "w" };
+            let reply = answer(&mut session, format!("genmove {to_move}").as_bytes()).unwrap();
+            let played = reply.trim().trim_start_matches("= ");
+            let HexMove::Cell(cell) = position.parse_move(played).unwrap() else { panic!("{reply}") };
+            assert!(region.contains(cell.0 as usize), "{played} outside the must-play region\n{}", position.board_text());
+            checked += 1;
+        }
+    }
 }

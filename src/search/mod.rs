@@ -131,6 +131,8 @@ pub struct Search<G: Game> {
     /// The position the tree's root stands for; `None` before the first search.
     root_position: Option<G>,
     last_reused_visits: u64,
+    /// Moves proven to lose at the next search's root (game knowledge), marked lost there.
+    root_losing_moves: Vec<G::Move>,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -145,7 +147,35 @@ impl<G: Game> Search<G> {
     /// An empty search with the given settings.
     pub fn new(params: SearchParams) -> Search<G> {
         let arena = Self::new_arena(&params);
-        Search { params, arena, root: NO_NODE, root_position: None, last_reused_visits: 0 }
+        Search {
+            params,
+            arena,
+            root: NO_NODE,
+            root_position: None,
+            last_reused_visits: 0,
+            root_losing_moves: Vec::new(),
+        }
+    }
+
+    /// Moves of the next search's root position proven to lose (for example by a connection
+    /// the opponent completes whatever else is played): the search marks them lost and never
+    /// plays them while another move remains. Every search takes the list set last.
+    pub fn set_root_losing_moves(&mut self, moves: Vec<G::Move>) {
+        self.root_losing_moves = moves;
+    }
+
+    /// Marks the root's children whose moves are in [`Self::set_root_losing_moves`]'s list as
+    /// lost for their mover (no-op before the root is expanded; `expand` does it then).
+    fn mark_root_losing_moves(&self, node_index: u32) {
+        if self.root_losing_moves.is_empty() {
+            return;
+        }
+        for child in self.arena.get(node_index).children() {
+            let child_node = self.arena.get(child);
+            if child_node.mv().is_some_and(|mv| self.root_losing_moves.contains(&mv)) {
+                child_node.set_proof(Proof::MoverLoses);
+            }
+        }
     }
 
     fn new_arena(params: &SearchParams) -> Arena<G::Move> {
@@ -204,7 +234,8 @@ impl<G: Game> Search<G> {
                 if !root.is_expanded() {
                     root.set_proof(Proof::Unknown);
                 }
-                root.visits() as u64
+                self.mark_root_losing_moves(self.root);
+                self.arena.get(self.root).visits() as u64
             }
             None => self.reset_to(),
         };
@@ -462,6 +493,9 @@ impl<G: Game> Search<G> {
                     }
                 }
                 node.finish_expansion(first, worker.moves.len() as u32);
+                if node_index == self.root {
+                    self.mark_root_losing_moves(node_index);
+                }
                 true
             }
             None => {
@@ -693,6 +727,27 @@ mod tests {
         let mut config = MnkConfig::tictactoe();
         config.set_param("misere", "1").unwrap();
         check_every_position_keeps_its_value(&config);
+    }
+
+    #[test]
+    fn root_losing_moves_are_never_played_fresh_or_kept() {
+        // Tic-tac-toe's centre is its best opening; declared lost, it is never chosen, and the
+        // declaration also reaches a root whose tree is kept from the last search.
+        let position = Mnk::new(&MnkConfig::tictactoe());
+        let centre = position.parse_move("b2").unwrap();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(2_000), ..Limits::default() };
+        let mut search = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() });
+        let free = search.run(&position, limits, &stop, 3, None);
+        assert_eq!(free.best_move, Some(centre));
+        search.set_root_losing_moves(vec![centre]);
+        let kept = search.run(&position, limits, &stop, 3, None);
+        assert_ne!(kept.best_move, Some(centre));
+        search.clear();
+        let fresh = search.run(&position, limits, &stop, 3, None);
+        assert_ne!(fresh.best_move, Some(centre));
+        let centre_stats = fresh.moves.iter().find(|stats| stats.mv == centre).expect("b2 is a root move");
+        assert!(centre_stats.visits <= 1, "{centre_stats:?}");
     }
 
     #[test]

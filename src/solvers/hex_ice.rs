@@ -244,7 +244,7 @@ mod tests {
             let geometry = BoardGeometry::new(width, height).unwrap();
             let ice = InferiorCells::new(&geometry);
             let cells = |set: u128| iterate(set).map(|i| crate::games::hex::Cell(i as u16)).collect::<Vec<_>>();
-            let mut value_with = |stones: [u128; 2], to_move: Color, memo: &mut FxHashMap<u64, i32>| {
+            let value_with = |stones: [u128; 2], to_move: Color, memo: &mut FxHashMap<u64, i32>| {
                 let mut position = Hex::from_stones(&config, &cells(stones[0]), &cells(stones[1])).unwrap();
                 match position.outcome() {
                     Some(crate::games::Outcome::Win(winner)) => winner == to_move,
