@@ -58,8 +58,11 @@ pub struct SolverHooks<G: Game> {
     pub vc_view: Option<fn(&G, Color, VcView) -> String>,
     /// Moves of the side to move proven to lose at once (Hex: those outside the must-play
     /// region of the opponent's virtual connections). Each search marks them lost at its root.
-    pub losing_moves: Option<fn(&G) -> Vec<<G as Game>::Move>>,
+    pub losing_moves: Option<LosingMovesHook<G>>,
 }
+
+/// The `losing_moves` hook: moves of the side to move that lose at once.
+pub type LosingMovesHook<G> = fn(&G) -> Vec<<G as Game>::Move>;
 
 /// The `solved_move` hook: a verdict for the side to move, when the solver finds one in time.
 pub type SolvedMoveHook<G> = fn(&G, &SolveContext) -> Option<SolverVerdict<<G as Game>::Move>>;

@@ -253,7 +253,10 @@ mod tests {
             for color in [Color::Black, Color::White] {
                 let name = if color == Color::Black { "b" } else { "w" };
                 for index in position.stones(color).iter() {
-                    commands.push(format!("play {name} {}", position.format_move(HexMove::Cell(crate::games::hex::Cell(index as u16)))));
+                    commands.push(format!(
+                        "play {name} {}",
+                        position.format_move(HexMove::Cell(crate::games::hex::Cell(index as u16)))
+                    ));
                 }
             }
             for command in &commands {
@@ -264,7 +267,11 @@ mod tests {
             let reply = answer(&mut session, format!("genmove {to_move}").as_bytes()).unwrap();
             let played = reply.trim().trim_start_matches("= ");
             let HexMove::Cell(cell) = position.parse_move(played).unwrap() else { panic!("{reply}") };
-            assert!(region.contains(cell.0 as usize), "{played} outside the must-play region\n{}", position.board_text());
+            assert!(
+                region.contains(cell.0 as usize),
+                "{played} outside the must-play region\n{}",
+                position.board_text()
+            );
             checked += 1;
         }
     }

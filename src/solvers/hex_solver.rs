@@ -199,8 +199,8 @@ struct Entry {
     proof_set: u128,
     /// The winning cell of a node won for the side to move.
     winning_cell: u8,
-    /// The static evaluation for the side to move (see [`crate::solvers::hex_resistance`]): breaks ties
-    /// between children with equal numbers, the opponent's lowest first.
+    /// The static evaluation for the side to move ([`crate::solvers::hex_resistance`]):
+    /// breaks ties between children with equal numbers, the opponent's lowest first.
     score: f32,
 }
 
