@@ -177,6 +177,7 @@ impl Session {
             Command::MoveValues(view) => Ok(self.move_values(view)),
             Command::NoOp => Ok(String::new()),
             Command::Solve(color) => self.solve(color),
+            Command::SolveWinner(color) => self.solve_winner(color),
             Command::VcView(view, color) => self.game.vc_view(color, view),
             Command::Rules(query) => self.rules_query(query),
             Command::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
@@ -205,7 +206,9 @@ impl Session {
             .iter()
             .map(|spec| spec.name)
             .filter(|&name| name != "ponder-solve" || self.game.has_solver())
-            .filter(|&name| !name.starts_with("ponder-vc_") || self.game.has_vc_views())
+            .filter(|&name| {
+                !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views()
+            })
             .collect()
     }
 
@@ -221,6 +224,21 @@ impl Session {
         let answer = self.game.solve(color, &context);
         self.signals.end_search();
         answer
+    }
+
+    /// `dfpn-solve-state COLOR` (Hex): `black` or `white`, the winner with `color` to move, as
+    /// Benzene answers it; HexGui shows it as "Winning: …".
+    fn solve_winner(&mut self, color: crate::games::Color) -> Result<String, GtpError> {
+        if !self.game.has_vc_views() {
+            return Err(GtpError::UnknownCommand);
+        }
+        let answer = self.solve(color)?;
+        let winner = match answer.split_whitespace().next() {
+            Some("win") => color,
+            Some("loss") => color.opponent(),
+            _ => return Err(GtpError::InvalidValue("the solver cannot solve this board".to_string())),
+        };
+        Ok(winner.to_string())
     }
 
     fn knows(&self, name: &str) -> bool {

@@ -114,6 +114,9 @@ pub enum Command {
     /// `pspairs`).
     MoveValues(AnalysisView),
     Solve(Color),
+    /// `dfpn-solve-state COLOR` (Benzene's name, sent by HexGui's solve button): the winner's
+    /// colour with `COLOR` to move.
+    SolveWinner(Color),
     /// A view of Hex's virtual connections for the colour as the side to move.
     VcView(VcView, Color),
     /// `stop` (KataGo) and `gogui-interrupt` (announces `# interrupt` support): nothing to do,
@@ -204,6 +207,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "ponder-stats", parse: no_arguments!(Command::Stats) },
     CommandSpec { name: "ponder-pv", parse: |args| Ok(Command::PrincipalVariation(analysis_view(args, "cells")?)) },
     CommandSpec { name: "ponder-solve", parse: |args| Ok(Command::Solve(one_color(args)?)) },
+    CommandSpec { name: "dfpn-solve-state", parse: |args| Ok(Command::SolveWinner(one_color(args)?)) },
     CommandSpec { name: "ponder-move_values", parse: |args| Ok(Command::MoveValues(analysis_view(args, "pairs")?)) },
     CommandSpec { name: "ponder-vc_status", parse: |args| Ok(Command::VcView(VcView::Status, one_color(args)?)) },
     CommandSpec { name: "ponder-vc_carrier", parse: |args| Ok(Command::VcView(VcView::Carrier, one_color(args)?)) },
