@@ -414,11 +414,26 @@ impl<G: Game> ActiveGame for GameState<G> {
         let result = self.run_search(&position, request);
         // Resign only a decided game: when the search proved every move lost (a value-based
         // threshold would give up games a weak opponent may still throw away).
-        if self.resigns_proven_losses && self.search.params().resign && result.root_proof == RootProof::Loss {
+        let params = self.search.params();
+        if self.resigns_proven_losses && params.resign && result.root_proof == RootProof::Loss {
             log::info!("{}: proven lost by the search, resigns", position.to_move());
             return Ok(GenMove::Resign);
         }
         let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
+        // The optional value threshold (off by default): a well-searched best move that rarely
+        // wins.
+        if params.resign
+            && let Some(best) = result.moves.iter().find(|stats| stats.mv == mv)
+            && best.value < params.resign_threshold
+            && best.visits >= crate::search::RESIGN_MIN_VISITS
+        {
+            log::info!(
+                "{}: win rate {:.1}% below the resign threshold, resigns",
+                position.to_move(),
+                best.value * 100.0
+            );
+            return Ok(GenMove::Resign);
+        }
         let summary = self.summary(&position, &result, mv);
         let text = position.format_move(mv);
         if commit {

@@ -206,9 +206,7 @@ impl Session {
             .iter()
             .map(|spec| spec.name)
             .filter(|&name| name != "ponder-solve" || self.game.has_solver())
-            .filter(|&name| {
-                !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views()
-            })
+            .filter(|&name| !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views())
             .collect()
     }
 

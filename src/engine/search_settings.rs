@@ -102,6 +102,7 @@ impl SearchSettings {
             Param::bool("priors", self.params.priors),
             Param::bool("solver", self.params.solver),
             Param::bool("resign", self.params.resign),
+            Param::string("resign_threshold", self.params.resign_threshold.to_string()),
         ]
     }
 
@@ -137,6 +138,13 @@ impl SearchSettings {
             "priors" => self.params.priors = crate::games::parse_bool_param(value).map_err(invalid)?,
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "resign_threshold" => {
+                self.params.resign_threshold = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|rate| (0.0..1.0).contains(rate))
+                    .ok_or_else(|| GtpError::InvalidValue("expected a win rate from 0 to below 1".to_string()))?;
+            }
             _ => return Err(GtpError::UnknownParameter),
         }
         Ok(())

@@ -49,7 +49,14 @@ pub struct SearchParams {
     /// whose protocol has no resignation (the course referee's) turn it off: ponder then plays
     /// the most resisting move it finds.
     pub resign: bool,
+    /// With `resign`, `genmove` also resigns when the best move's win rate after the search is
+    /// below this (and the move had [`RESIGN_MIN_VISITS`]); 0, the default, resigns only
+    /// proven losses.
+    pub resign_threshold: f64,
 }
+
+/// Visits the best move needs before a value below `resign_threshold` counts.
+pub const RESIGN_MIN_VISITS: u32 = 500;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -61,6 +68,7 @@ impl Default for SearchParams {
             priors: true,
             solver: true,
             resign: true,
+            resign_threshold: 0.0,
         }
     }
 }
