@@ -21,13 +21,20 @@ const LEAK: f64 = 1e-9;
 pub struct Resistance {
     matrix: Vec<f64>,
     rhs: Vec<f64>,
+    /// Per unknown: its conductance to the first edge (the source), for the current.
+    source_conductance: Vec<f64>,
     index_of_cell: Vec<usize>,
 }
 
 impl Resistance {
     pub fn new(geometry: &BoardGeometry) -> Resistance {
         let cells = geometry.cells();
-        Resistance { matrix: vec![0.0; cells * cells], rhs: vec![0.0; cells], index_of_cell: vec![usize::MAX; cells] }
+        Resistance {
+            matrix: vec![0.0; cells * cells],
+            rhs: vec![0.0; cells],
+            source_conductance: vec![0.0; cells],
+            index_of_cell: vec![usize::MAX; cells],
+        }
     }
 
     /// The evaluation for `to_move` of the position with stones `stones` (indexed by
@@ -55,7 +62,8 @@ impl Resistance {
         let rhs = &mut self.rhs[..count];
         rhs.fill(0.0);
         let (first, second) = geometry.edges(color);
-        let mut source_conductance = vec![0.0; count];
+        let source_conductance = &mut self.source_conductance[..count];
+        source_conductance.fill(0.0);
         for cell in iterate(open) {
             let i = self.index_of_cell[cell];
             matrix[i * count + i] += LEAK;
