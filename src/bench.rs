@@ -112,12 +112,67 @@ fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, S
     })
 }
 
-/// Playouts per second of a plain search (no early stop) from the empty 15x15 Gomoku board
-/// with `threads` threads: the thread-scaling probe of `ponder bench`.
-pub fn playout_speed(threads: usize, playouts: u64) -> f64 {
+/// One game's playout rate in a search at one thread and at `threads`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingLine {
+    pub game: &'static str,
+    /// The start position searched, in words.
+    pub position: &'static str,
+    pub one_thread: f64,
+    pub threads: usize,
+    pub many_threads: f64,
+}
+
+/// The thread-scaling probe of `ponder bench --threads N`: for every game (or only `game`) a
+/// plain search (no early stop) from its usual start position for `seconds` at one thread,
+/// then at `threads` threads (forced, so the figure shows what was asked even past the cores).
+/// Playouts per second are a speed, so this part runs on time, not on visit limits.
+pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<ScalingLine> {
     use crate::games::Game;
+    use crate::games::connect4::{Connect4, Connect4Config};
+    use crate::games::hex::{Hex, HexConfig};
     use crate::games::mnk::{Mnk, MnkConfig};
-    search_speed(&Mnk::new(&MnkConfig::gomoku()), threads, playouts)
+    use crate::games::nogo::{NoGo, NoGoConfig};
+    use crate::games::reversi::{Reversi, ReversiConfig};
+    fn line<G: Game>(game: &'static str, position: &'static str, start: G, threads: usize, seconds: f64) -> ScalingLine {
+        ScalingLine {
+            game,
+            position,
+            one_thread: search_speed_for(&start, 1, seconds),
+            threads,
+            many_threads: search_speed_for(&start, threads, seconds),
+        }
+    }
+    let wanted = |name: &str| game.is_none_or(|g| g == name);
+    let mut lines = Vec::new();
+    if wanted("gomoku") {
+        lines.push(line("gomoku", "15x15 empty", Mnk::new(&MnkConfig::gomoku()), threads, seconds));
+    }
+    if wanted("hex") {
+        lines.push(line("hex", "11x11 empty", Hex::new(&HexConfig::default()), threads, seconds));
+    }
+    if wanted("reversi") {
+        lines.push(line("reversi", "8x8 start", Reversi::new(&ReversiConfig), threads, seconds));
+    }
+    if wanted("connect4") {
+        lines.push(line("connect4", "7x6 empty", Connect4::new(&Connect4Config::default()), threads, seconds));
+    }
+    if wanted("nogo") {
+        lines.push(line("nogo", "9x9 empty", NoGo::new(&NoGoConfig::default()), threads, seconds));
+    }
+    lines
+}
+
+/// Playouts per second of a plain search (no early stop, threads forced) from `position` for
+/// `seconds`.
+fn search_speed_for<G: crate::games::Game>(position: &G, threads: usize, seconds: f64) -> f64 {
+    use crate::search::{Limits, Search, SearchParams};
+    let params = SearchParams { threads, force_threads: true, ..SearchParams::default() };
+    let mut search = Search::new(params);
+    let limits = Limits { max_time: Some(Duration::from_secs_f64(seconds)), ..Limits::default() };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let result = search.run(position, limits, &stop, 1, None);
+    result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-9)
 }
 
 /// Playouts per second of a plain search (no early stop) from the empty 11x11 Hex board with

@@ -105,7 +105,8 @@ enum Tool {
         /// Only this game's part of the workload.
         #[arg(long)]
         game: Option<String>,
-        /// Also measure the speed with this many threads (the signature always uses one).
+        /// Also measure every game's playout rate at one thread and at this many (the signature
+        /// always uses one thread).
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
@@ -292,15 +293,20 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
     if game == Some("hex") {
         let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
         println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
-        println!("Bench: {}", ponder::bench::signature(&lines));
-        return Ok(());
     }
-    // Thread scaling: the same plain search (no early stop, no proofs) at 1 and N threads.
-    let one = ponder::bench::playout_speed(1, 200_000);
-    println!("Gomoku 15x15 playouts/second: {one:.0} (1 thread)");
+    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game.
     if threads > 1 {
-        let many = ponder::bench::playout_speed(threads, 200_000 * threads as u64);
-        println!("Gomoku 15x15 playouts/second: {many:.0} ({threads} threads, {:.2}x)", many / one);
+        for line in ponder::bench::thread_scaling(game, threads, 2.0) {
+            println!(
+                "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x",
+                line.game,
+                line.position,
+                line.one_thread,
+                line.many_threads,
+                line.threads,
+                line.many_threads / line.one_thread.max(1e-9)
+            );
+        }
     }
     println!("Bench: {}", ponder::bench::signature(&lines));
     Ok(())

@@ -299,7 +299,7 @@ impl<G: Game> GameState<G> {
             playouts: result.playouts,
             reused_visits: result.reused_visits,
             elapsed: result.elapsed,
-            value: best.map_or(0.5, |stats| stats.value),
+            value: best.map_or(0.5, |stats| proven_value(stats.proof).unwrap_or(stats.value)),
             proof: result.root_proof,
             pv: best.map(|stats| format_line(position, &stats.pv)).unwrap_or_default(),
         }
@@ -461,10 +461,9 @@ impl<G: Game> ActiveGame for GameState<G> {
         self.current().outcome().is_some()
     }
 
+    /// The side to move makes every other ply of what the game is expected to last.
     fn moves_left_estimate(&self) -> usize {
-        let mut moves = Vec::new();
-        self.current().legal_moves(&mut moves);
-        moves.len().div_ceil(2).max(1)
+        self.current().expected_plies_left().div_ceil(2).max(1)
     }
 
     fn has_solver(&self) -> bool {
@@ -525,12 +524,7 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
         .iter()
         .filter(|stats| stats.visits > 0 || stats.proof != Proof::Unknown)
         .map(|stats| {
-            let winrate = match stats.proof {
-                Proof::MoverWins => 1.0,
-                Proof::MoverLoses => 0.0,
-                Proof::Draw => 0.5,
-                Proof::Unknown => stats.value,
-            };
+            let winrate = proven_value(stats.proof).unwrap_or(stats.value);
             // The lower end of the Wilson score interval (z = 1.96): sound for few visits too.
             let lcb = if stats.proof == Proof::Unknown {
                 let n = stats.visits.max(1) as f64;
@@ -551,6 +545,16 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
             }
         })
         .collect()
+}
+
+/// The exact win rate of a proven move, `None` for an unproven one.
+fn proven_value(proof: Proof) -> Option<f64> {
+    match proof {
+        Proof::MoverWins => Some(1.0),
+        Proof::MoverLoses => Some(0.0),
+        Proof::Draw => Some(0.5),
+        Proof::Unknown => None,
+    }
 }
 
 /// A line of moves from `position`, each written in the position it is played in (a Connect

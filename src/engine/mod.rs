@@ -89,6 +89,9 @@ pub struct Session {
     quit: bool,
     /// Raised by the input reader to end a running search early.
     signals: Arc<InputSignals>,
+    /// Per colour, the value of its last `genmove` and the moves played then: the next
+    /// `genmove` of that colour two moves later takes more time if its value drops.
+    last_values: [Option<(usize, f64)>; 2],
 }
 
 impl Session {
@@ -107,6 +110,7 @@ impl Session {
             komi: 0.0,
             quit: false,
             signals: Arc::new(InputSignals::default()),
+            last_values: [None; 2],
         })
     }
 

@@ -41,7 +41,7 @@ impl Session {
     }
 
     /// Searches and answers a move for `color`. A finished game answers `resign` for its loser
-    /// and `pass` otherwise. The budget is the tighter of the search limits and the clock; the
+    /// and `pass` otherwise. The time is the tighter of the search limits and the clock's plan; the
     /// time used is charged to our own clock (controllers that send `time_left` correct it).
     /// An interrupt that arrived for an earlier command is discarded; a search without any
     /// limit ends at the end of input. Blocks for the search.
@@ -52,8 +52,11 @@ impl Session {
         progress: Option<(Duration, ProgressCallback)>,
     ) -> Result<GenMove, GtpError> {
         let started = Instant::now();
-        let budget = self.clocks.budget(color, self.game.moves_left_estimate());
-        let limits = self.settings.limits(budget);
+        let plan = self.clocks.plan(color, self.game.moves_left_estimate());
+        let mut limits = self.settings.limits(plan);
+        let moves_played = self.game.moves_played();
+        limits.expected_value = self.last_values[color.index()]
+            .and_then(|(played_then, value)| (played_then + 2 == moves_played).then_some(value));
         let unlimited = limits.max_visits.is_none() && limits.max_time.is_none();
         self.signals.begin_search(unlimited, false);
         let request =
@@ -63,6 +66,15 @@ impl Session {
         let answer = answer?;
         if let GenMove::Move(_, Some(summary)) = &answer {
             log_summary(color, summary);
+            self.last_values[color.index()] = Some((moves_played, summary.value));
+        }
+        if let Some(plan) = plan {
+            log::info!(
+                "{color} clock: {:.3}s used, target {:.3}s, limit {:.3}s",
+                started.elapsed().as_secs_f64(),
+                plan.target.as_secs_f64(),
+                plan.hard.as_secs_f64()
+            );
         }
         if commit {
             self.clocks.charge(color, started.elapsed().as_secs_f64());

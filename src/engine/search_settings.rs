@@ -5,6 +5,7 @@ use std::time::Duration;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
+use super::clock::TimePlan;
 use super::game_setup::format_params;
 use super::{GtpError, Session};
 use crate::games::{Param, parse_int_param};
@@ -66,14 +67,19 @@ impl SearchSettings {
     }
 
     /// The limits of one `genmove`: the tighter of `max_visits` and the level's cap, the tighter
-    /// of `max_time` and the clock's `budget`.
-    pub fn limits(&self, budget: Option<Duration>) -> Limits {
+    /// of `max_time` and the clock plan's hard limit, and the plan's target.
+    pub fn limits(&self, plan: Option<TimePlan>) -> Limits {
         let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
-        let time = [(self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time)), budget];
+        let max_time = (self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time));
+        let time = [max_time, plan.map(|plan| plan.hard)];
         Limits {
             max_visits: visits.into_iter().flatten().min(),
             max_time: time.into_iter().flatten().min(),
-            stop_when_decided: true,
+            target_time: plan.map(|plan| max_time.map_or(plan.target, |cap| cap.min(plan.target))),
+            // Without a clock, `max_time` is a cap and stopping early saves the user's time;
+            // under a clock only time saved for later moves is worth saving.
+            stop_when_decided: plan.is_none_or(|plan| plan.saved_time_carries_over),
+            expected_value: None,
         }
     }
 
@@ -82,7 +88,7 @@ impl SearchSettings {
         Limits {
             max_visits: (self.ponder_max_visits > 0).then_some(self.ponder_max_visits),
             max_time: (self.ponder_max_time > 0.0).then(|| Duration::from_secs_f64(self.ponder_max_time)),
-            stop_when_decided: false,
+            ..Limits::default()
         }
     }
 
@@ -91,6 +97,7 @@ impl SearchSettings {
             Param::int("max_visits", self.max_visits),
             Param::string("max_time", format_seconds(self.max_time)),
             Param::int("threads", self.params.threads),
+            Param::bool("force_threads", self.params.force_threads),
             Param::int("seed", self.seed),
             Param::string("exploration", self.params.exploration.to_string()),
             Param::int("max_memory_mb", self.params.max_memory_mb),
@@ -119,6 +126,7 @@ impl SearchSettings {
             "max_visits" => self.max_visits = parse_u64(value)?,
             "max_time" => self.max_time = parse_seconds(value)?,
             "threads" => self.params.threads = parse_int_param(value, 1..=256).map_err(invalid)?,
+            "force_threads" => self.params.force_threads = crate::games::parse_bool_param(value).map_err(invalid)?,
             "seed" => self.set_seed(parse_u64(value)?),
             "exploration" => {
                 self.params.exploration = value

@@ -267,6 +267,10 @@ impl Game for Connect4 {
     type Move = Column;
     type Config = Connect4Config;
 
+    fn plies_left_bound(&self) -> Option<usize> {
+        Some(self.free_cells as usize)
+    }
+
     fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
         if column >= self.width() || row_from_top >= self.height() {
             return None;

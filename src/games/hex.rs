@@ -444,6 +444,18 @@ impl Game for Hex {
     type Move = HexMove;
     type Config = HexConfig;
 
+    fn plies_left_bound(&self) -> Option<usize> {
+        Some(self.width as usize * self.height as usize - self.stone_count as usize)
+    }
+
+    /// A Hex game between strong players fills about half the board (30 to 80 stones on
+    /// 11x11) before one side connects.
+    fn expected_plies_left(&self) -> usize {
+        let cells = self.width as usize * self.height as usize;
+        let stones = self.stone_count as usize;
+        super::typical_plies_left(cells * 11 / 20, stones, (cells * 3 / 20).max(4), cells - stones)
+    }
+
     fn new(config: &HexConfig) -> Hex {
         Hex {
             width: config.width as u8,

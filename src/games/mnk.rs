@@ -233,6 +233,21 @@ impl Game for Mnk {
     type Move = Cell;
     type Config = MnkConfig;
 
+    fn plies_left_bound(&self) -> Option<usize> {
+        Some(self.empties as usize)
+    }
+
+    /// Gomoku between strong players ends after 30 to 80 stones (about 0.3 of a 15x15 board);
+    /// the small games of the family are played out.
+    fn expected_plies_left(&self) -> usize {
+        let cells = self.width as usize * self.height as usize;
+        let empty = self.empties as usize;
+        if self.k < 5 {
+            return empty;
+        }
+        super::typical_plies_left((cells * 3 / 10).max(30), cells - empty, 20, empty)
+    }
+
     fn new(config: &MnkConfig) -> Mnk {
         Mnk {
             width: config.width as u8,

@@ -381,6 +381,22 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// An upper bound on the plies still to play, when the rules give one cheaply (the empty
+    /// cells of a game that fills them); `None` (the default) when they do not. The search
+    /// expands its leaves at once when the bound is small: a tree that small is there to be
+    /// solved, and cannot fill the memory cap.
+    fn plies_left_bound(&self) -> Option<usize> {
+        None
+    }
+
+    /// The plies a game between strong players still lasts from here, for spreading a clock
+    /// over the moves to come: never more than [`Game::plies_left_bound`], and for games that
+    /// usually end long before the board fills (Gomoku, Hex, NoGo) a typical length that keeps
+    /// a floor of moves in reserve. The default is the bound, or 60 without one.
+    fn expected_plies_left(&self) -> usize {
+        self.plies_left_bound().unwrap_or(60)
+    }
+
     /// Whether RAVE (all-moves-as-first) statistics suit this game: true for games whose moves
     /// put a stone on a cell that stays there (Hex, NoGo, Gomoku), so the final position of a
     /// playout tells who played each cell.
@@ -392,6 +408,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         let _ = mv;
         None
     }
+}
+
+/// The plies a game that ends before its board fills still lasts: `typical_plies` in all
+/// (a typical game between strong players), never fewer than `floor_plies` while cells remain
+/// (a long game must not run out of clock), never more than the `empty` cells.
+pub fn typical_plies_left(typical_plies: usize, played: usize, floor_plies: usize, empty: usize) -> usize {
+    typical_plies.saturating_sub(played).max(floor_plies).min(empty)
 }
 
 /// Prior knowledge about one move (see [`Game::move_priors`]): `visits` pseudo-playouts whose

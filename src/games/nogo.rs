@@ -151,6 +151,13 @@ pub struct NoGo {
     hash: u64,
 }
 
+impl NoGo {
+    /// Stones on the board, both colours.
+    fn stone_count(&self) -> usize {
+        self.stones.iter().flatten().map(|word| word.count_ones() as usize).sum()
+    }
+}
+
 fn bit(words: &[u64; WORDS], index: usize) -> bool {
     words[index / 64] >> (index % 64) & 1 != 0
 }
@@ -453,6 +460,18 @@ impl NoGo {
 impl Game for NoGo {
     type Move = Point;
     type Config = NoGoConfig;
+
+    fn plies_left_bound(&self) -> Option<usize> {
+        let cells = self.side as usize * self.side as usize;
+        Some(cells - self.stone_count())
+    }
+
+    /// NoGo ends when a side has no safe point, usually with about 0.7 of the board filled.
+    fn expected_plies_left(&self) -> usize {
+        let cells = self.side as usize * self.side as usize;
+        let stones = self.stone_count();
+        super::typical_plies_left(cells * 7 / 10, stones, 10, cells - stones)
+    }
 
     fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
         (column < self.side() && row_from_top < self.side())

@@ -301,6 +301,11 @@ impl Game for Reversi {
     type Move = ReversiMove;
     type Config = ReversiConfig;
 
+    /// Every move but a pass fills a square.
+    fn plies_left_bound(&self) -> Option<usize> {
+        Some(self.empty_squares().count_ones() as usize)
+    }
+
     fn new(_config: &ReversiConfig) -> Reversi {
         // d5 and e4 black, d4 and e5 white (Edax: player 0x0000000810000000).
         let black = (1u64 << 35) | (1u64 << 28);

@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::games::{Color, Game, Outcome, Prior};
-use tree::{Arena, NO_NODE, Proof};
+use tree::{Arena, Bounds, BoundsTable, LOSS, NO_NODE, Proof, WIN};
 
 /// RAVE's equivalence parameter: the visits at which a child's own mean and its
 /// all-moves-as-first mean weigh the same in Silver's minimum-error schedule
@@ -29,13 +29,28 @@ pub const RAVE_EXPLORATION_FACTOR: f64 = 0.25;
 /// expanded). See step 4 of `Search::playout`.
 pub const EXPAND_AFTER_VISITS: u32 = 4;
 
+/// At most this many plies left (by `Game::plies_left_bound`), leaves are expanded at their
+/// first revisit: such a tree (at most 9! lines) is there to be solved, which takes fewer
+/// playouts when every node's children exist early, and it cannot fill the memory cap.
+pub const SMALL_TREE_PLIES: usize = 9;
+
+/// At most this many plies left, a node is solved by alpha-beta at its first visit instead of
+/// a playout: at most 6! = 720 lines, and the proof then reaches the search at once instead of
+/// after the many playouts needed to prove every line of a subtree (misère tic-tac-toe's
+/// losing first moves mislead random playouts but are proven this way in 20,000 visits).
+pub const SOLVE_AT_PLIES: usize = 6;
+
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// UCT exploration constant (rewards lie in [0, 1]).
     pub exploration: f64,
-    /// Worker threads; 1 gives deterministic results for a fixed seed.
+    /// Worker threads; 1 gives deterministic results for a fixed seed. More than the machine's
+    /// cores run only with `force_threads`: threads that wait for a core make a move overrun
+    /// its time (the thread that watches the clock waits too).
     pub threads: usize,
+    /// Runs all `threads` even beyond the machine's cores.
+    pub force_threads: bool,
     /// Upper bound on the tree's memory.
     pub max_memory_mb: usize,
     /// RAVE statistics in move selection, for games that support them (`Game::SUPPORTS_RAVE`).
@@ -55,6 +70,14 @@ pub struct SearchParams {
     pub resign_threshold: f64,
 }
 
+impl SearchParams {
+    /// The threads a search runs: `threads`, at most the machine's cores unless forced.
+    pub fn running_threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+        if self.force_threads { self.threads.max(1) } else { self.threads.clamp(1, cores) }
+    }
+}
+
 /// Visits the best move needs before a value below `resign_threshold` counts.
 pub const RESIGN_MIN_VISITS: u32 = 500;
 
@@ -63,6 +86,7 @@ impl Default for SearchParams {
         SearchParams {
             exploration: 1.0,
             threads: 1,
+            force_threads: false,
             max_memory_mb: 1024,
             rave: true,
             priors: true,
@@ -78,11 +102,26 @@ impl Default for SearchParams {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
     pub max_visits: Option<u64>,
+    /// The hard time limit: the search stops there whatever happens.
     pub max_time: Option<Duration>,
+    /// The time the move should take (a clock's share): the search stops there unless its
+    /// choice is unstable (see [`Search::wants_more_time`]), then at `max_time` at the latest.
+    pub target_time: Option<Duration>,
     /// Stop as soon as the most visited root move can no longer be overtaken within the limits
     /// (for `genmove`; analysis wants the whole budget).
     pub stop_when_decided: bool,
+    /// The value the side to move expected from its last search: a best move whose value has
+    /// fallen well below it earns the search more time.
+    pub expected_value: Option<f64>,
 }
+
+/// The best move's value may fall this far below the expected value before the search takes
+/// more than its target time.
+pub const VALUE_DROP_FOR_MORE_TIME: f64 = 0.05;
+
+/// Below this ratio of visits between the second and the first root move, the choice counts as
+/// settled at the target time.
+pub const SETTLED_VISIT_RATIO: f64 = 0.75;
 
 /// One root move's statistics, for analysis output and move choice.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +131,8 @@ pub struct MoveStats<M> {
     /// Mean reward of the side to move at the root after this move, in [0, 1].
     pub value: f64,
     pub proof: Proof,
+    /// The proven range of its value, from the side to move at the root.
+    pub bounds: Bounds,
     /// Most-visited continuation after `mv`, `mv` first.
     pub pv: Vec<M>,
 }
@@ -141,12 +182,18 @@ pub struct Search<G: Game> {
     last_reused_visits: u64,
     /// Moves proven to lose at the next search's root (game knowledge), marked lost there.
     root_losing_moves: Vec<G::Move>,
+    /// Proven bounds by position, for transpositions; kept as long as the tree's rules are.
+    proven: BoundsTable,
+    /// The current search's expansion threshold (see [`SMALL_TREE_PLIES`]).
+    expand_after: u32,
 }
 
 /// Per-worker scratch space, reused across playouts.
 struct Worker<G: Game> {
     rng: SmallRng,
-    path: Vec<(u32, Color)>,
+    /// The nodes of the descent, each with its mover and its position's key in the bounds
+    /// table.
+    path: Vec<(u32, Color, u64)>,
     moves: Vec<G::Move>,
     priors: Vec<Prior>,
 }
@@ -155,6 +202,7 @@ impl<G: Game> Search<G> {
     /// An empty search with the given settings.
     pub fn new(params: SearchParams) -> Search<G> {
         let arena = Self::new_arena(&params);
+        let proven = Self::new_bounds_table(&params);
         Search {
             params,
             arena,
@@ -162,6 +210,8 @@ impl<G: Game> Search<G> {
             root_position: None,
             last_reused_visits: 0,
             root_losing_moves: Vec::new(),
+            proven,
+            expand_after: EXPAND_AFTER_VISITS,
         }
     }
 
@@ -184,6 +234,12 @@ impl<G: Game> Search<G> {
                 child_node.set_proof(Proof::MoverLoses);
             }
         }
+    }
+
+    /// A bounds table of about 1/64 of the memory cap (8 bytes a slot).
+    fn new_bounds_table(params: &SearchParams) -> BoundsTable {
+        let slots = (params.max_memory_mb.max(1) * 1024 * 1024 / 64 / 8).max(1);
+        BoundsTable::new(slots.ilog2().clamp(10, 24))
     }
 
     fn new_arena(params: &SearchParams) -> Arena<G::Move> {
@@ -210,6 +266,7 @@ impl<G: Game> Search<G> {
         self.root = NO_NODE;
         self.root_position = None;
         self.last_reused_visits = 0;
+        self.proven = Self::new_bounds_table(&self.params);
     }
 
     /// Size and reuse figures of the kept tree.
@@ -305,8 +362,10 @@ impl<G: Game> Search<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let reused_visits = self.advance_root(position);
+        let small_tree = position.plies_left_bound().is_some_and(|plies| plies <= SMALL_TREE_PLIES);
+        self.expand_after = if small_tree { 1 } else { EXPAND_AFTER_VISITS };
         let playouts = AtomicU64::new(0);
-        let threads = self.params.threads.max(1);
+        let threads = self.params.running_threads();
         let finished = AtomicBool::new(false);
         let this = &*self;
         std::thread::scope(|scope| {
@@ -334,6 +393,9 @@ impl<G: Game> Search<G> {
                         || limits.max_visits.is_some_and(|max| done >= max)
                         || this.arena.get(this.root).proof() != Proof::Unknown
                         || (iteration % 16 == 0 && limits.max_time.is_some_and(|max| started.elapsed() >= max))
+                        || (iteration % 256 == 0
+                            && limits.target_time.is_some_and(|target| started.elapsed() >= target)
+                            && !this.wants_more_time(&limits))
                         || (limits.stop_when_decided
                             && iteration % 256 == 255
                             && this.is_decided(&limits, done, started)))
@@ -363,7 +425,9 @@ impl<G: Game> Search<G> {
     fn is_decided(&self, limits: &Limits, done: u64, started: Instant) -> bool {
         let elapsed = started.elapsed().as_secs_f64().max(1e-6);
         let by_visits = limits.max_visits.map(|max| max.saturating_sub(done) as f64);
-        let by_time = limits.max_time.map(|max| (max.as_secs_f64() - elapsed).max(0.0) * done as f64 / elapsed);
+        // The target, not the hard limit: a settled choice gets no extension.
+        let time = limits.target_time.or(limits.max_time);
+        let by_time = time.map(|max| (max.as_secs_f64() - elapsed).max(0.0) * done as f64 / elapsed);
         let remaining = match (by_visits, by_time) {
             (Some(a), Some(b)) => a.min(b),
             (Some(a), None) | (None, Some(a)) => a,
@@ -383,6 +447,33 @@ impl<G: Game> Search<G> {
         (first - second) as f64 > remaining
     }
 
+    /// Whether a search at its target time should go on towards its hard limit: the two most
+    /// visited root moves are close (the choice may still change), or the best move's value has
+    /// dropped below what the last search expected (trouble the search is still working out).
+    /// A proven root needs nothing more.
+    fn wants_more_time(&self, limits: &Limits) -> bool {
+        let root = self.arena.get(self.root);
+        if root.proof() != Proof::Unknown {
+            return false;
+        }
+        let (mut first, mut second) = (None::<u32>, 0u32);
+        for child in root.children() {
+            let visits = self.arena.get(child).visits();
+            match first {
+                Some(best) if visits <= self.arena.get(best).visits() => second = second.max(visits),
+                Some(best) => {
+                    second = self.arena.get(best).visits();
+                    first = Some(child);
+                }
+                None => first = Some(child),
+            }
+        }
+        let Some(best) = first.map(|child| self.arena.get(child)) else { return false };
+        let close = second as f64 >= SETTLED_VISIT_RATIO * best.visits() as f64;
+        let dropped = limits.expected_value.is_some_and(|expected| best.mean_value() < expected - VALUE_DROP_FOR_MORE_TIME);
+        close || dropped
+    }
+
     fn worker(&self, seed: u64, thread_index: usize) -> Worker<G> {
         Worker {
             rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
@@ -397,17 +488,14 @@ impl<G: Game> Search<G> {
     fn playout(&self, root_position: &G, worker: &mut Worker<G>) {
         let mut position = root_position.clone();
         worker.path.clear();
-        worker.path.push((self.root, position.to_move().opponent()));
+        worker.path.push((self.root, position.to_move().opponent(), position_key(&position)));
         let mut node_index = self.root;
         // 1. Descend while the node is expanded, adding virtual loss on the way.
         let outcome = loop {
             let node = self.arena.get(node_index);
-            let mover = worker.path.last().expect("the path holds the root").1;
-            match node.proof() {
-                Proof::MoverWins => break Outcome::Win(mover),
-                Proof::MoverLoses => break Outcome::Win(mover.opponent()),
-                Proof::Draw => break Outcome::Draw,
-                Proof::Unknown => {}
+            let &(_, mover, key) = worker.path.last().expect("the path holds the root");
+            if let Some(outcome) = outcome_of(node.proof(), mover) {
+                break outcome;
             }
             // 2. A finished game proves its node.
             if let Some(outcome) = position.outcome() {
@@ -422,8 +510,25 @@ impl<G: Game> Search<G> {
                 if self.params.solver
                     && let Some(outcome) = position.proven_outcome()
                 {
-                    node.set_proof(proof_for_mover(outcome, mover));
+                    let proof = proof_for_mover(outcome, mover);
+                    node.set_proof(proof);
+                    self.proven.insert(key, proof.bounds());
                     break outcome;
+                }
+                // A tiny subtree is solved outright.
+                if position.plies_left_bound().is_some_and(|plies| plies <= SOLVE_AT_PLIES) {
+                    let outcome = solve_small(&position);
+                    let proof = proof_for_mover(outcome, mover);
+                    node.set_proof(proof);
+                    self.proven.insert(key, proof.bounds());
+                    break outcome;
+                }
+                // A transposition may already be (partly) proven.
+                if let Some(bounds) = self.proven.get(key) {
+                    node.narrow_bounds(bounds);
+                    if let Some(outcome) = outcome_of(node.proof(), mover) {
+                        break outcome;
+                    }
                 }
                 break position.playout(&mut worker.rng);
             }
@@ -431,7 +536,7 @@ impl<G: Game> Search<G> {
             //    favoured child is revisited at once, and expanding at its second visit would
             //    allocate a whole row of children per playout and fill the memory cap within
             //    seconds on big boards.
-            if !node.is_expanded() && node_index != self.root && node.visits() < EXPAND_AFTER_VISITS {
+            if !node.is_expanded() && node_index != self.root && node.visits() < self.expand_after {
                 break position.playout(&mut worker.rng);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
@@ -442,11 +547,11 @@ impl<G: Game> Search<G> {
             child_node.add_virtual_loss();
             let to_move = position.to_move();
             position.play_unchecked(child_node.mv().expect("a child has a move"));
-            worker.path.push((child, to_move));
+            worker.path.push((child, to_move, position_key(&position)));
             node_index = child;
         };
         // 5. Back up the reward, each node from its mover's view.
-        for (depth, &(node_index, mover)) in worker.path.iter().enumerate() {
+        for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
             self.arena.get(node_index).record_visit(reward, depth > 0);
         }
@@ -457,7 +562,7 @@ impl<G: Game> Search<G> {
         if G::SUPPORTS_RAVE && self.params.rave {
             // RAVE games alternate strictly, so the children's mover is the node's mover's
             // opponent.
-            for &(node_index, mover) in &worker.path {
+            for &(node_index, mover, _) in &worker.path {
                 let child_mover = mover.opponent();
                 let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
                 for child in self.arena.get(node_index).children() {
@@ -468,13 +573,19 @@ impl<G: Game> Search<G> {
                 }
             }
         }
-        // 7. Propagate proofs upwards as far as they reach.
-        for &(node_index, _) in worker.path.iter().rev().skip(1) {
-            let proof = self.proof_from_children(node_index);
-            if proof == Proof::Unknown {
-                break;
+        // 7. Narrow the value bounds upwards as far as they change (a node's bounds follow from
+        //    its children's alone, so an unchanged node changes none of its ancestors).
+        //    Every narrowed node's bounds go into the table for its transpositions.
+        if let Some(&(leaf, _, key)) = worker.path.last() {
+            self.proven.insert(key, self.arena.get(leaf).bounds());
+        }
+        for &(node_index, _, key) in worker.path.iter().rev().skip(1) {
+            match self.bounds_from_children(node_index) {
+                Some(bounds) if self.arena.get(node_index).narrow_bounds(bounds) => {
+                    self.proven.insert(key, self.arena.get(node_index).bounds());
+                }
+                _ => break,
             }
-            self.arena.get(node_index).set_proof(proof);
         }
     }
 
@@ -500,6 +611,17 @@ impl<G: Game> Search<G> {
                         }
                     }
                 }
+                // In a small tree transpositions abound: children already proven elsewhere
+                // start with their bounds, so a node can be proven without visiting them.
+                if self.expand_after == 1 {
+                    for (offset, &mv) in worker.moves.iter().enumerate() {
+                        let mut child_position = position.clone();
+                        child_position.play_unchecked(mv);
+                        if let Some(bounds) = self.proven.get(position_key(&child_position)) {
+                            self.arena.get(first + offset as u32).narrow_bounds(bounds);
+                        }
+                    }
+                }
                 node.finish_expansion(first, worker.moves.len() as u32);
                 if node_index == self.root {
                     self.mark_root_losing_moves(node_index);
@@ -513,14 +635,18 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// UCT choice among the children of an expanded node: a proven win is taken at once,
-    /// proven losses are avoided while anything else remains. A child's statistics are its real
-    /// visits (plus virtual losses) and its prior's pseudo-visits together; with RAVE their mean
-    /// is blended with the child's all-moves-as-first mean (Silver's minimum-error weight). A
-    /// child with neither visits nor prior nor RAVE statistics comes before any other.
+    /// UCT choice among the children of an expanded node: a proven win is taken at once, and a
+    /// child that cannot beat what another child already secures (its optimistic bound at most
+    /// the best pessimistic one) is skipped while anything else remains (score-bounded MCTS). A
+    /// child's statistics are its real visits (plus virtual losses) and its prior's
+    /// pseudo-visits together; with RAVE their mean is blended with the child's
+    /// all-moves-as-first mean (Silver's minimum-error weight); the mean is then clamped into
+    /// the child's proven range. A child with neither visits nor prior nor RAVE statistics comes
+    /// before any other.
     fn select_child(&self, node_index: u32) -> u32 {
         let node = self.arena.get(node_index);
         let children = node.children();
+        let secured = children.clone().map(|child| self.arena.get(child).bounds().pessimistic).max().unwrap_or(LOSS);
         let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
         let log_parent = parent_visits.ln();
         let rave = G::SUPPORTS_RAVE && self.params.rave;
@@ -530,34 +656,35 @@ impl<G: Game> Search<G> {
         let mut best_score = f64::NEG_INFINITY;
         for child in children {
             let child_node = self.arena.get(child);
-            let score = match child_node.proof() {
-                Proof::MoverWins => return child,
-                Proof::MoverLoses => -1.0,
-                proof => {
-                    let (prior_visits, prior_half_points) = child_node.prior();
-                    let visits = (child_node.visits() + child_node.virtual_loss() + prior_visits) as f64;
-                    let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
-                    if visits == 0.0 && amaf_visits == 0 {
-                        f64::INFINITY
+            let bounds = child_node.bounds();
+            let score = if bounds.pessimistic == WIN {
+                return child;
+            } else if bounds.optimistic <= secured {
+                // Useless unless nothing else is left (then the node is solved, and the
+                // descent only gets here while another thread is proving it).
+                -1.0 + bounds.pessimistic as f64 * 0.25
+            } else {
+                let (prior_visits, prior_half_points) = child_node.prior();
+                let visits = (child_node.visits() + child_node.virtual_loss() + prior_visits) as f64;
+                let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
+                if visits == 0.0 && amaf_visits == 0 {
+                    f64::INFINITY
+                } else {
+                    let mean = if visits == 0.0 {
+                        amaf_half_points as f64 / (2.0 * amaf_visits as f64)
                     } else {
-                        let mean = if proof == Proof::Draw {
-                            0.5
-                        } else if visits == 0.0 {
-                            amaf_half_points as f64 / (2.0 * amaf_visits as f64)
+                        let mean = (child_node.half_points() + prior_half_points as u64) as f64 / (2.0 * visits);
+                        if amaf_visits == 0 {
+                            mean
                         } else {
-                            let mean = (child_node.half_points() + prior_half_points as u64) as f64 / (2.0 * visits);
-                            if amaf_visits == 0 {
-                                mean
-                            } else {
-                                let amaf_visits = amaf_visits as f64;
-                                let amaf_mean = amaf_half_points as f64 / (2.0 * amaf_visits);
-                                let beta =
-                                    amaf_visits / (visits + amaf_visits + visits * amaf_visits / RAVE_EQUIVALENCE);
-                                (1.0 - beta) * mean + beta * amaf_mean
-                            }
-                        };
-                        mean + exploration * (log_parent / visits.max(1.0)).sqrt()
-                    }
+                            let amaf_visits = amaf_visits as f64;
+                            let amaf_mean = amaf_half_points as f64 / (2.0 * amaf_visits);
+                            let beta = amaf_visits / (visits + amaf_visits + visits * amaf_visits / RAVE_EQUIVALENCE);
+                            (1.0 - beta) * mean + beta * amaf_mean
+                        }
+                    };
+                    let mean = mean.clamp(bounds.pessimistic as f64 / 2.0, bounds.optimistic as f64 / 2.0);
+                    mean + exploration * (log_parent / visits.max(1.0)).sqrt()
                 }
             };
             if score > best_score {
@@ -568,29 +695,21 @@ impl<G: Game> Search<G> {
         best
     }
 
-    /// What the children prove about a node (MCTS-solver): one winning child makes the node a
-    /// loss for its mover; all children lost makes it a win; all decided with a draw among
-    /// them, a draw.
-    fn proof_from_children(&self, node_index: u32) -> Proof {
+    /// What the children prove about a node's value from its mover's view: the mover is sure of
+    /// what is left after the opponent's best hope, and can hope for what is left after the
+    /// opponent's surest move. `None` before the node is expanded.
+    fn bounds_from_children(&self, node_index: u32) -> Option<Bounds> {
         let children = self.arena.get(node_index).children();
         if children.is_empty() {
-            return Proof::Unknown;
+            return None;
         }
-        let mut all_decided = true;
-        let mut any_draw = false;
+        let (mut best_optimistic, mut best_pessimistic) = (LOSS, LOSS);
         for child in children {
-            match self.arena.get(child).proof() {
-                Proof::MoverWins => return Proof::MoverLoses,
-                Proof::MoverLoses => {}
-                Proof::Draw => any_draw = true,
-                Proof::Unknown => all_decided = false,
-            }
+            let bounds = self.arena.get(child).bounds();
+            best_optimistic = best_optimistic.max(bounds.optimistic);
+            best_pessimistic = best_pessimistic.max(bounds.pessimistic);
         }
-        match (all_decided, any_draw) {
-            (false, _) => Proof::Unknown,
-            (true, true) => Proof::Draw,
-            (true, false) => Proof::MoverWins,
-        }
+        Some(Bounds { pessimistic: WIN - best_optimistic, optimistic: WIN - best_pessimistic })
     }
 
     /// Root statistics and the move to play.
@@ -606,15 +725,24 @@ impl<G: Game> Search<G> {
                     visits: node.visits(),
                     value: node.mean_value(),
                     proof: node.proof(),
+                    bounds: node.bounds(),
                     pv: self.principal_variation(child),
                 }
             })
             .collect();
-        // Best first: proven wins, then unproven and drawn moves by visits, proven losses last.
-        let rank = |stats: &MoveStats<G::Move>| match stats.proof {
-            Proof::MoverWins => 0,
-            Proof::MoverLoses => 2,
-            _ => 1,
+        // Best first: proven wins, then the moves that can still reach what the best of them
+        // secures, by visits; the moves that cannot (proven losses among them) last.
+        let secured = moves.iter().map(|stats| stats.bounds.pessimistic).max().unwrap_or(LOSS);
+        let rank = |stats: &MoveStats<G::Move>| {
+            if stats.bounds.pessimistic == WIN {
+                0
+            } else if stats.bounds.optimistic < secured
+                || (stats.bounds.optimistic == secured && (stats.bounds.pessimistic < secured || secured == LOSS))
+            {
+                2
+            } else {
+                1
+            }
         };
         moves.sort_by(|a, b| rank(a).cmp(&rank(b)).then(b.visits.cmp(&a.visits)).then(b.value.total_cmp(&a.value)));
         let root_proof = match root.proof() {
@@ -623,11 +751,17 @@ impl<G: Game> Search<G> {
             Proof::MoverLoses => RootProof::Win,
             Proof::Draw => RootProof::Draw,
         };
-        // A proven draw must be kept: never leave it for an unproven move.
-        let best_move = if root_proof == RootProof::Draw {
-            moves.iter().find(|stats| stats.proof == Proof::Draw).map(|stats| stats.mv)
-        } else {
-            moves.first().map(|stats| stats.mv)
+        // A secured result is never left for a move whose playouts promise less: in a solved
+        // root that is any move short of proof, elsewhere an unproven move scoring below it.
+        let keeps_secured = |stats: &MoveStats<G::Move>| {
+            stats.bounds.pessimistic >= secured
+                || (root_proof == RootProof::Unknown && stats.value >= secured as f64 / 2.0)
+        };
+        let best_move = match moves.first() {
+            Some(first) if secured > LOSS && !keeps_secured(first) => {
+                moves.iter().find(|stats| stats.bounds.pessimistic == secured).map(|stats| stats.mv)
+            }
+            first => first.map(|stats| stats.mv),
         };
         let best_move = best_move.or_else(|| {
             // An unexpanded root (no playout ran): any legal move.
@@ -653,6 +787,58 @@ impl<G: Game> Search<G> {
                 _ => return pv,
             }
         }
+    }
+}
+
+/// The outcome of `position` with perfect play, by alpha-beta over the whole remaining tree:
+/// only for positions a few plies from the end (see [`SOLVE_AT_PLIES`]).
+fn solve_small<G: Game>(position: &G) -> Outcome {
+    /// The value for the side to move: 1 win, 0 draw, -1 loss.
+    fn negamax<G: Game>(position: &G, mut alpha: i8, beta: i8) -> i8 {
+        if let Some(outcome) = position.outcome() {
+            return match outcome {
+                Outcome::Draw => 0,
+                Outcome::Win(winner) if winner == position.to_move() => 1,
+                Outcome::Win(_) => -1,
+            };
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut best = -1;
+        for mv in moves {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            best = best.max(-negamax(&child, -beta, -alpha));
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+    let me = position.to_move();
+    match negamax(position, -1, 1) {
+        1 => Outcome::Win(me),
+        0 => Outcome::Draw,
+        _ => Outcome::Win(me.opponent()),
+    }
+}
+
+/// The key of `position` in the bounds table: its hash, told apart by the side to move.
+fn position_key<G: Game>(position: &G) -> u64 {
+    match position.to_move() {
+        Color::Black => position.hash(),
+        Color::White => position.hash() ^ 0x5851_F42D_4C95_7F2D,
+    }
+}
+
+/// The outcome a proof stands for, given the node's mover; `None` for `Unknown`.
+fn outcome_of(proof: Proof, mover: Color) -> Option<Outcome> {
+    match proof {
+        Proof::Unknown => None,
+        Proof::MoverWins => Some(Outcome::Win(mover)),
+        Proof::MoverLoses => Some(Outcome::Win(mover.opponent())),
+        Proof::Draw => Some(Outcome::Draw),
     }
 }
 
@@ -701,7 +887,10 @@ mod tests {
         let mut positions = FxHashMap::default();
         every_position(&Mnk::new(config), &mut positions);
         let mut cache = FxHashMap::default();
-        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
+        // 20,000 visits a move is what the issue asks to be perfect with (score bounds prove
+        // draws and prune what cannot beat them; the bounds table shares proofs between
+        // transpositions).
+        let limits = Limits { max_visits: Some(20_000), ..Limits::default() };
         let stop = AtomicBool::new(false);
         let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
         let mut checked = 0;
@@ -739,15 +928,15 @@ mod tests {
 
     #[test]
     fn root_losing_moves_are_never_played_fresh_or_kept() {
-        // Tic-tac-toe's centre is its best opening; declared lost, it is never chosen, and the
-        // declaration also reaches a root whose tree is kept from the last search.
+        // Tic-tac-toe's centre draws like every opening; declared lost, it is never chosen, and
+        // the declaration also reaches a root whose tree is kept from the last search.
         let position = Mnk::new(&MnkConfig::tictactoe());
         let centre = position.parse_move("b2").unwrap();
         let stop = AtomicBool::new(false);
         let limits = Limits { max_visits: Some(2_000), ..Limits::default() };
         let mut search = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() });
         let free = search.run(&position, limits, &stop, 3, None);
-        assert_eq!(free.best_move, Some(centre));
+        assert_eq!(free.root_proof, RootProof::Draw);
         search.set_root_losing_moves(vec![centre]);
         let kept = search.run(&position, limits, &stop, 3, None);
         assert_ne!(kept.best_move, Some(centre));
