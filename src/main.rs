@@ -143,7 +143,8 @@ struct MatchOptions {
     /// Seconds per move (time_settings 0 S 1).
     #[arg(long, conflicts_with = "time_control")]
     time: Option<f64>,
-    /// Clock per game: MAIN or MAIN+INCREMENT, in seconds.
+    /// Clock per game, in seconds: MAIN (sudden death), MAIN+INCREMENT (Fischer) or
+    /// MAIN+PERIOD/STONES (Canadian overtime: STONES moves in every PERIOD).
     #[arg(long)]
     time_control: Option<String>,
     /// Seconds a move may overrun its time before it loses.

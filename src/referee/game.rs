@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::engine_process::{EngineFailure, GtpEngine};
 use super::{MatchConfig, TimeLimit};
+use crate::engine::clock::{Clocks, TimeControl, TimeSystem};
 use crate::engine::{ActiveGame, find_game, record_of};
 use crate::games::Color;
 use crate::search::SearchParams;
@@ -118,6 +119,11 @@ fn prepare(engine: &mut GtpEngine, config: &MatchConfig, board: &dyn ActiveGame)
                 must(engine, &format!("time_settings 0 {seconds} 1"), deadline)?;
             }
         }
+        TimeLimit::Canadian { main, period, stones } => {
+            if engine.knows("time_settings") {
+                must(engine, &format!("time_settings {main} {period} {stones}"), deadline)?;
+            }
+        }
         TimeLimit::Clock { main, increment } => {
             if increment > 0.0 && engine.knows("kata-time_settings") {
                 must(engine, &format!("kata-time_settings fischer {main} {increment}"), deadline)?;
@@ -158,6 +164,13 @@ pub fn play_game(
         TimeLimit::Clock { main, .. } => [main, main],
         _ => [0.0; 2],
     };
+    // Canadian overtime is kept by the engine's own clock rules, the ones ponder plays by.
+    let mut overtime = match config.time {
+        TimeLimit::Canadian { main, period, stones } => {
+            Some(Clocks::new(TimeControl { system: TimeSystem::Canadian { period, stones }, main_time: main }))
+        }
+        _ => None,
+    };
     let mut seconds = [0.0; 2];
     let mut passes = 0;
     let (width, height) = board.size();
@@ -179,15 +192,24 @@ pub fn play_game(
         let side = color.index();
         let other = color.opponent();
         let engine = &mut players[side];
-        let allowed = match config.time {
-            TimeLimit::None => None,
-            TimeLimit::PerMove(seconds) => Some(seconds),
-            TimeLimit::Clock { .. } => Some(clocks[side]),
+        // The seconds this move may take, and what `time_left` reports (time, stones).
+        let (allowed, report) = match (config.time, &overtime) {
+            (TimeLimit::None, _) => (None, None),
+            (TimeLimit::PerMove(seconds), _) => (Some(seconds), Some((seconds, 1))),
+            (TimeLimit::Canadian { .. }, Some(overtime)) => {
+                let clock = overtime.player(color);
+                // A move that runs out of main time goes on in a fresh period.
+                if clock.main_left > 0.0 {
+                    (Some(clock.main_left + clock.period_left), Some((clock.main_left, 0)))
+                } else {
+                    (Some(clock.period_left), Some((clock.period_left, clock.count_left)))
+                }
+            }
+            (_, _) => (Some(clocks[side]), Some((clocks[side], 0))),
         };
-        if let Some(left) = allowed
+        if let Some((left, stones)) = report
             && engine.knows("time_left")
         {
-            let stones = u32::from(matches!(config.time, TimeLimit::PerMove(_)));
             let command = format!("time_left {} {} {stones}", color.letter(), left.max(0.0).floor());
             if let Err(failure) = engine.send(&command, config.command_timeout) {
                 break (Some(other), Ending::Forfeit(format!("time_left: {failure}")));
@@ -213,6 +235,9 @@ pub fn play_game(
         }
         if let TimeLimit::Clock { increment, .. } = config.time {
             clocks[side] += increment - used;
+        }
+        if let Some(overtime) = overtime.as_mut() {
+            overtime.charge(color, used);
         }
         let text = text.split_whitespace().next().unwrap_or_default().to_string();
         if text.eq_ignore_ascii_case("resign") {

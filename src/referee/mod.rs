@@ -32,29 +32,41 @@ pub enum TimeLimit {
     PerMove(f64),
     /// Main time plus an increment per move, seconds.
     Clock { main: f64, increment: f64 },
+    /// Main time, then Canadian overtime: `stones` moves in every `period` seconds.
+    Canadian { main: f64, period: f64, stones: u32 },
 }
 
 impl TimeLimit {
-    /// Reads `MAIN` or `MAIN+INCREMENT` (seconds) for `--time-control`.
+    /// Reads `MAIN`, `MAIN+INCREMENT` (Fischer) or `MAIN+PERIOD/STONES` (Canadian overtime, as
+    /// gogui-twogtp writes it), in seconds, for `--time-control`.
     ///
     /// # Errors
-    /// A message when the text is not one or two non-negative numbers.
+    /// A message when the text is none of these or gives no time at all.
     pub fn parse_clock(text: &str) -> Result<TimeLimit, String> {
-        let number = |part: &str| {
-            part.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .ok_or_else(|| format!("--time-control {text}: expected MAIN or MAIN+INCREMENT in seconds"))
+        let wrong = || format!("--time-control {text}: expected MAIN, MAIN+INCREMENT or MAIN+PERIOD/STONES in seconds");
+        let number = |part: &str| part.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(wrong);
+        let (main, rest) = match text.split_once('+') {
+            Some((main, rest)) => (number(main)?, Some(rest)),
+            None => (number(text)?, None),
         };
-        let (main, increment) = match text.split_once('+') {
-            Some((main, increment)) => (number(main)?, number(increment)?),
-            None => (number(text)?, 0.0),
+        let limit = match rest.map(|rest| rest.split_once('/')) {
+            None => TimeLimit::Clock { main, increment: 0.0 },
+            Some(None) => TimeLimit::Clock { main, increment: number(rest.unwrap_or_default())? },
+            Some(Some((period, stones))) => {
+                let stones = stones.trim().parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(wrong)?;
+                let period = number(period)?;
+                if period <= 0.0 {
+                    return Err(format!("--time-control {text}: an overtime period needs time"));
+                }
+                TimeLimit::Canadian { main, period, stones }
+            }
         };
-        if main + increment <= 0.0 {
+        if let TimeLimit::Clock { main, increment } = limit
+            && main + increment <= 0.0
+        {
             return Err(format!("--time-control {text}: no time at all"));
         }
-        Ok(TimeLimit::Clock { main, increment })
+        Ok(limit)
     }
 }
 
@@ -341,5 +353,11 @@ mod tests {
         assert_eq!(TimeLimit::parse_clock("10"), Ok(TimeLimit::Clock { main: 10.0, increment: 0.0 }));
         assert!(TimeLimit::parse_clock("0").is_err());
         assert!(TimeLimit::parse_clock("x+1").is_err());
+        assert_eq!(
+            TimeLimit::parse_clock("5+10/5"),
+            Ok(TimeLimit::Canadian { main: 5.0, period: 10.0, stones: 5 })
+        );
+        assert!(TimeLimit::parse_clock("5+10/0").is_err());
+        assert!(TimeLimit::parse_clock("5+0/3").is_err());
     }
 }
