@@ -237,10 +237,12 @@ impl<G: Game> GameState<G> {
             return None;
         }
         let solved_move = self.solver.as_ref()?.solved_move?;
-        // The solver gets at most this share of the move's time, so that the search still has
-        // the rest when the solve does not finish.
+        // The solver gets at most this share of the move's time (its target, not the hard
+        // limit that only an unstable search may reach), so that the search still has the
+        // rest when the solve does not finish.
         const SOLVER_SHARE: f64 = 0.4;
-        let budget = request.limits.max_time.map(|budget| budget.mul_f64(SOLVER_SHARE));
+        let time = request.limits.target_time.or(request.limits.max_time);
+        let budget = time.map(|budget| budget.mul_f64(SOLVER_SHARE));
         let deadline_stop = AtomicBool::new(false);
         let context = SolveContext { threads: self.search.params().threads, budget, stop: &deadline_stop };
         let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
@@ -410,7 +412,9 @@ impl<G: Game> ActiveGame for GameState<G> {
         }
         // The search gets what the solver left of the move's time.
         let mut request = request;
-        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solve_started.elapsed()));
+        let solving = solve_started.elapsed();
+        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solving));
+        request.limits.target_time = request.limits.target_time.map(|time| time.saturating_sub(solving));
         let result = self.run_search(&position, request);
         // Resign only a decided game: when the search proved every move lost (a value-based
         // threshold would give up games a weak opponent may still throw away).

@@ -448,12 +448,12 @@ impl Game for Hex {
         Some(self.width as usize * self.height as usize - self.stone_count as usize)
     }
 
-    /// A Hex game between strong players fills about half the board (30 to 80 stones on
-    /// 11x11) before one side connects.
+    /// A Hex game between strong players ends with 30 to 80 stones on 11x11 (about 0.4 of the
+    /// board) when one side connects or resigns a proven loss.
     fn expected_plies_left(&self) -> usize {
         let cells = self.width as usize * self.height as usize;
         let stones = self.stone_count as usize;
-        super::typical_plies_left(cells * 11 / 20, stones, (cells * 3 / 20).max(4), cells - stones)
+        super::typical_plies_left(cells * 2 / 5, stones, (cells * 3 / 25).max(4), cells - stones)
     }
 
     fn new(config: &HexConfig) -> Hex {

@@ -237,7 +237,7 @@ impl Game for Mnk {
         Some(self.empties as usize)
     }
 
-    /// Gomoku between strong players ends after 30 to 80 stones (about 0.3 of a 15x15 board);
+    /// Gomoku between strong players ends after 30 to 80 stones (45 is 0.2 of a 15x15 board);
     /// the small games of the family are played out.
     fn expected_plies_left(&self) -> usize {
         let cells = self.width as usize * self.height as usize;
@@ -245,7 +245,7 @@ impl Game for Mnk {
         if self.k < 5 {
             return empty;
         }
-        super::typical_plies_left((cells * 3 / 10).max(30), cells - empty, 20, empty)
+        super::typical_plies_left((cells / 5).max(30), cells - empty, 16, empty)
     }
 
     fn new(config: &MnkConfig) -> Mnk {
