@@ -48,11 +48,30 @@ fn run_script(script: &Path) -> String {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&input).unwrap();
+    // GTP: the input stays open until the engine has answered everything, since its end would
+    // stop a running `ponder-solve` (as it stops every search without a limit). A `quit` of our
+    // own ends the process; its reply is not part of the transcript. The other protocols end at
+    // the end of input.
+    let held_stdin = protocol.is_none().then(|| {
+        stdin.write_all(FINAL_QUIT.as_bytes()).unwrap();
+        stdin
+    });
     let output = child.wait_with_output().unwrap();
+    drop(held_stdin);
     assert!(output.status.success(), "{} exited with {}", script.display(), output.status);
-    String::from_utf8(output.stdout).unwrap()
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    match stdout.strip_suffix(FINAL_QUIT_REPLY) {
+        Some(transcript) => transcript.to_string(),
+        None => stdout,
+    }
 }
+
+/// The `quit` the harness sends after a GTP script, with an id no script uses, so its reply is
+/// told apart from the reply to a script's own `quit` (after which it is not answered).
+const FINAL_QUIT: &str = "987654321 quit\n";
+const FINAL_QUIT_REPLY: &str = "=987654321 \n\n";
 
 #[test]
 fn golden_transcripts_match() {

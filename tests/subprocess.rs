@@ -289,3 +289,98 @@ fn command_line_parameters_reach_the_session() {
     engine.close_stdin();
     assert!(engine.wait_for_exit().success());
 }
+
+/// A solve that takes the solver far longer than `run`: the engine's arguments, the moves
+/// played first (colours alternating from Black), the solve command, and how long it runs
+/// before it is stopped.
+struct LongSolve {
+    args: &'static [&'static str],
+    moves: &'static str,
+    command: &'static str,
+    run: Duration,
+}
+
+/// One long solve per game with a solver (and HexGui's `dfpn-solve-state`). Gomoku's threat
+/// search gives up on its own after about 1.4 s on a loaded 2-core machine, hence its short run.
+const LONG_SOLVES: [LongSolve; 5] = [
+    LongSolve {
+        args: &["--game", "hex", "--size", "11"],
+        moves: "f6 e7 g4",
+        command: "ponder-solve w",
+        run: Duration::from_millis(500),
+    },
+    LongSolve {
+        args: &["--game", "hex", "--size", "9"],
+        moves: "e5 d6",
+        command: "dfpn-solve-state b",
+        run: Duration::from_millis(500),
+    },
+    // 30 empties: a game ponder played against itself, without passes.
+    LongSolve {
+        args: &["--game", "reversi"],
+        moves: "d3 c5 c6 c3 c4 b5 a4 d2 e6 c7 d7 f6 b7 e7 c2 c1 d1 f5 b2 a1 b1 a5 b4 d6 g6 a8 a2 e8 a7 b8",
+        command: "ponder-solve b",
+        run: Duration::from_millis(500),
+    },
+    LongSolve { args: &["--game", "connect4"], moves: "d", command: "ponder-solve w", run: Duration::from_millis(500) },
+    // Neither side has a VCF or a VCT here: the threat searches run to their node limits.
+    LongSolve {
+        args: &["--game", "gomoku"],
+        moves: "G7 F8 E7 F7 G9 C8 B9 H9 B8 J8",
+        command: "ponder-solve b",
+        run: Duration::from_millis(150),
+    },
+];
+
+impl LongSolve {
+    /// An engine with the position set up and the solve running for `run`.
+    fn start(&self) -> Engine {
+        let mut engine = Engine::start(self.args);
+        for (index, mv) in self.moves.split_whitespace().enumerate() {
+            let color = if index % 2 == 0 { "b" } else { "w" };
+            assert_eq!(engine.reply_to(&format!("play {color} {mv}\n")), "= ", "{} {mv}", self.command);
+        }
+        engine.send(&format!("{}\n", self.command));
+        std::thread::sleep(self.run);
+        engine
+    }
+}
+
+/// Every solver stops at `# interrupt`. The latency is printed (`--nocapture`), not asserted:
+/// speed targets are figures in notes (`scripts/interrupt_latency.py` measures them), and a
+/// loaded machine must not fail the test.
+#[test]
+fn an_interrupt_ends_every_long_solve() {
+    for solve in &LONG_SOLVES {
+        let mut engine = solve.start();
+        let sent = Instant::now();
+        engine.send("# interrupt\n");
+        assert_eq!(engine.reply(), "? interrupted", "{:?} {}", solve.args, solve.command);
+        eprintln!("{:?} {}: answered # interrupt after {:?}", solve.args, solve.command, sent.elapsed());
+    }
+}
+
+/// A solve has no limit of its own, so the end of input stops it (the GUI is gone) and the
+/// process ends.
+#[test]
+fn the_end_of_input_ends_every_long_solve_and_the_process() {
+    for solve in &LONG_SOLVES {
+        let mut engine = solve.start();
+        let closed = Instant::now();
+        engine.close_stdin();
+        assert_eq!(engine.reply(), "? interrupted", "{:?} {}", solve.args, solve.command);
+        assert!(engine.wait_for_exit().success());
+        eprintln!("{:?} {}: exited {:?} after the end of input", solve.args, solve.command, closed.elapsed());
+    }
+}
+
+/// Like `genmove`, a solve is not ended by the next command line: that line waits its turn.
+#[test]
+fn a_command_line_waits_for_a_running_solve() {
+    let mut engine = LONG_SOLVES[0].start();
+    engine.send("name\n");
+    assert!(engine.replies.recv_timeout(Duration::from_millis(300)).is_err(), "the solve ended at a command line");
+    engine.send("# interrupt\n");
+    assert_eq!(engine.reply(), "? interrupted");
+    assert_eq!(engine.reply(), "= ponder");
+}

@@ -214,13 +214,15 @@ impl Session {
             .collect()
     }
 
-    /// `ponder-solve COLOR`: the game's exact solver, interruptible like a search.
+    /// `ponder-solve COLOR`: the game's exact solver, ended like a `genmove` without limits:
+    /// by `# interrupt` and by the end of input, not by the next command line.
     fn solve(&mut self, color: crate::games::Color) -> Result<String, GtpError> {
         if !self.game.has_solver() {
             return Err(GtpError::UnknownCommand);
         }
-        // A solve always ends, so the end of input does not cut it short (piped scripts).
-        self.signals.begin_search(false, false);
+        // A solve has no limit of its own (Hex 11x11 or Connect Four 7x6 near the start run for
+        // hours), so the end of input stops it and the process ends when its GUI is gone.
+        self.signals.begin_search(true, false);
         let context =
             SolveContext { threads: self.settings.params.threads, budget: None, stop: self.signals.stop_flag() };
         let answer = self.game.solve(color, &context);

@@ -61,6 +61,12 @@ impl InputSignals {
         }
     }
 
+    /// Front end: the output is gone (a write failed), so nobody reads what the running search
+    /// finds; it ends at once.
+    pub fn output_closed(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
     /// Session: a search starts. Keeps an interrupt meant for this command, clears one meant
     /// for an earlier command. `unlimited` searches end at the end of input; `ends_on_line`
     /// searches at the next line too.

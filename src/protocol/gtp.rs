@@ -80,6 +80,7 @@ fn stream_reply(
     run: impl FnOnce(&mut Session, &mut dyn FnMut(&str)) -> Result<Option<String>, GtpError>,
 ) -> io::Result<()> {
     let header = format!("={} \n", id.map(|id| id.to_string()).unwrap_or_default());
+    let signals = session.input_signals();
     let mut started = false;
     let mut write_error = None;
     let result = {
@@ -92,6 +93,9 @@ fn stream_reply(
             text.push_str(line);
             text.push('\n');
             if let Err(error) = write_reply(output, &text) {
+                // Nobody reads the analysis any more: end it now rather than at the next input
+                // line, which may never come; the error then ends the session.
+                signals.output_closed();
                 write_error = Some(error);
             }
         };
@@ -227,6 +231,51 @@ mod tests {
     #[test]
     fn quit_ends_the_session_and_later_lines_are_ignored() {
         assert_eq!(transcript("quit\nname\n"), "= \n\n");
+    }
+
+    /// Input that stays open (blocks) until the test drops the sender, like a GUI's pipe.
+    struct OpenInput(mpsc::Receiver<Vec<u8>>, Vec<u8>);
+
+    impl Read for OpenInput {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(bytes) => self.1 = bytes,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let count = buffer.len().min(self.1.len());
+            buffer[..count].copy_from_slice(&self.1[..count]);
+            self.1.drain(..count);
+            Ok(count)
+        }
+    }
+
+    /// Output whose reader has gone away.
+    struct ClosedOutput;
+
+    impl Write for ClosedOutput {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_output_ends_the_analysis_and_the_session_while_input_stays_open() {
+        let (lines, input) = mpsc::channel();
+        lines.send(b"lz-analyze 10\n".to_vec()).unwrap();
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let session = Session::new("gomoku").unwrap();
+            let _ = done.send(run(session, OpenInput(input, Vec::new()), ClosedOutput).map_err(|error| error.kind()));
+        });
+        // Generous: the analysis sees the closed output at its first info line (10 ms).
+        let result = finished.recv_timeout(std::time::Duration::from_secs(30));
+        drop(lines);
+        assert_eq!(result, Ok(Err(io::ErrorKind::BrokenPipe)));
     }
 
     #[test]
