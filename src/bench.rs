@@ -134,7 +134,13 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
     use crate::games::mnk::{Mnk, MnkConfig};
     use crate::games::nogo::{NoGo, NoGoConfig};
     use crate::games::reversi::{Reversi, ReversiConfig};
-    fn line<G: Game>(game: &'static str, position: &'static str, start: G, threads: usize, seconds: f64) -> ScalingLine {
+    fn line<G: Game>(
+        game: &'static str,
+        position: &'static str,
+        start: G,
+        threads: usize,
+        seconds: f64,
+    ) -> ScalingLine {
         ScalingLine {
             game,
             position,

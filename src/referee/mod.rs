@@ -44,7 +44,8 @@ impl TimeLimit {
     /// A message when the text is none of these or gives no time at all.
     pub fn parse_clock(text: &str) -> Result<TimeLimit, String> {
         let wrong = || format!("--time-control {text}: expected MAIN, MAIN+INCREMENT or MAIN+PERIOD/STONES in seconds");
-        let number = |part: &str| part.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(wrong);
+        let number =
+            |part: &str| part.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(wrong);
         let (main, rest) = match text.split_once('+') {
             Some((main, rest)) => (number(main)?, Some(rest)),
             None => (number(text)?, None),
@@ -353,10 +354,7 @@ mod tests {
         assert_eq!(TimeLimit::parse_clock("10"), Ok(TimeLimit::Clock { main: 10.0, increment: 0.0 }));
         assert!(TimeLimit::parse_clock("0").is_err());
         assert!(TimeLimit::parse_clock("x+1").is_err());
-        assert_eq!(
-            TimeLimit::parse_clock("5+10/5"),
-            Ok(TimeLimit::Canadian { main: 5.0, period: 10.0, stones: 5 })
-        );
+        assert_eq!(TimeLimit::parse_clock("5+10/5"), Ok(TimeLimit::Canadian { main: 5.0, period: 10.0, stones: 5 }));
         assert!(TimeLimit::parse_clock("5+10/0").is_err());
         assert!(TimeLimit::parse_clock("5+0/3").is_err());
     }

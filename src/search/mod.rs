@@ -40,6 +40,10 @@ pub const SMALL_TREE_PLIES: usize = 9;
 /// losing first moves mislead random playouts but are proven this way in 20,000 visits).
 pub const SOLVE_AT_PLIES: usize = 6;
 
+/// Helper threads add their playouts to the shared count this many at a time (the calling
+/// thread, which watches the limits, adds each of its own at once).
+const PLAYOUT_COUNT_BATCH: u64 = 16;
+
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -374,10 +378,18 @@ impl<G: Game> Search<G> {
                 let finished = &finished;
                 scope.spawn(move || {
                     let mut worker = this.worker(seed, thread_index);
+                    // Counted in batches: one shared counter bumped by every thread after every
+                    // playout is a cache line all cores fight over.
+                    let mut unreported = 0;
                     while !finished.load(Ordering::Relaxed) {
                         this.playout(position, &mut worker);
-                        playouts.fetch_add(1, Ordering::Relaxed);
+                        unreported += 1;
+                        if unreported == PLAYOUT_COUNT_BATCH {
+                            playouts.fetch_add(unreported, Ordering::Relaxed);
+                            unreported = 0;
+                        }
                     }
+                    playouts.fetch_add(unreported, Ordering::Relaxed);
                 });
             }
             // The calling thread is worker 0: it also watches the limits, so one thread needs
@@ -470,7 +482,8 @@ impl<G: Game> Search<G> {
         }
         let Some(best) = first.map(|child| self.arena.get(child)) else { return false };
         let close = second as f64 >= SETTLED_VISIT_RATIO * best.visits() as f64;
-        let dropped = limits.expected_value.is_some_and(|expected| best.mean_value() < expected - VALUE_DROP_FOR_MORE_TIME);
+        let dropped =
+            limits.expected_value.is_some_and(|expected| best.mean_value() < expected - VALUE_DROP_FOR_MORE_TIME);
         close || dropped
     }
 
@@ -912,6 +925,87 @@ mod tests {
         }
         // 5,478 reachable positions, 958 of them finished (a classical count).
         assert_eq!(checked, 5_478 - 958);
+    }
+
+    #[test]
+    fn tictactoe_is_solved_a_draw_well_within_20000_visits_and_then_answered_at_once() {
+        for misere in [false, true] {
+            let mut config = MnkConfig::tictactoe();
+            config.set_param("misere", if misere { "1" } else { "0" }).unwrap();
+            let position = Mnk::new(&config);
+            let stop = AtomicBool::new(false);
+            let limits = Limits { max_visits: Some(20_000), ..Limits::default() };
+            let mut search = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() });
+            let first = search.run(&position, limits, &stop, 5, None);
+            assert_eq!(first.root_proof, RootProof::Draw, "misère {misere}");
+            assert!(first.playouts < 20_000, "misère {misere}: {} playouts", first.playouts);
+            // Misère's only drawing first move is the centre.
+            if misere {
+                assert_eq!(first.best_move, Some(position.parse_move("b2").unwrap()));
+            }
+            let again = search.run(&position, limits, &stop, 6, None);
+            assert_eq!((again.root_proof, again.playouts), (RootProof::Draw, 1));
+        }
+    }
+
+    /// Plays `games` games of tic-tac-toe (or misère) between the search at 20,000 visits a move
+    /// (its tree kept from move to move) and a uniformly random player; the search's results.
+    fn against_random_players(misere: bool, games: u64) -> [u32; 3] {
+        use rand::Rng;
+        let mut config = MnkConfig::tictactoe();
+        config.set_param("misere", if misere { "1" } else { "0" }).unwrap();
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(20_000), ..Limits::default() };
+        let mut results = [0; 3];
+        for game in 0..games {
+            let mut rng = SmallRng::seed_from_u64(game);
+            let mut search = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() });
+            let ours = if game % 2 == 0 { Color::Black } else { Color::White };
+            let mut position = Mnk::new(&config);
+            while position.outcome().is_none() {
+                let mv = if position.to_move() == ours {
+                    search.run(&position, limits, &stop, game, None).best_move.unwrap()
+                } else {
+                    let mut moves = Vec::new();
+                    position.legal_moves(&mut moves);
+                    moves[rng.random_range(0..moves.len())]
+                };
+                position.play(mv).unwrap();
+            }
+            match position.outcome().unwrap() {
+                Outcome::Win(winner) if winner == ours => results[0] += 1,
+                Outcome::Draw => results[1] += 1,
+                Outcome::Win(_) => results[2] += 1,
+            }
+        }
+        results
+    }
+
+    #[test]
+    fn tictactoe_never_loses_to_random_players() {
+        for misere in [false, true] {
+            let [wins, draws, losses] = against_random_players(misere, 200);
+            assert_eq!(losses, 0, "misère {misere}: {wins} wins, {draws} draws");
+            // A random player errs often enough that perfect play wins many games.
+            assert!(wins > 50, "misère {misere}: {wins} wins, {draws} draws");
+        }
+    }
+
+    #[test]
+    fn a_falling_value_asks_for_more_time_and_a_proven_root_does_not() {
+        let position = Mnk::new(&MnkConfig::gomoku());
+        let stop = AtomicBool::new(false);
+        let mut search = Search::new(SearchParams { max_memory_mb: 64, ..SearchParams::default() });
+        let limits = Limits { max_visits: Some(3_000), ..Limits::default() };
+        let result = search.run(&position, limits, &stop, 9, None);
+        let best_value = result.moves[0].value;
+        let hoped = Limits { expected_value: Some(best_value + 2.0 * VALUE_DROP_FOR_MORE_TIME), ..limits };
+        assert!(search.wants_more_time(&hoped));
+        // A solved root needs no time at all, whatever was expected.
+        let ttt = Mnk::new(&MnkConfig::tictactoe());
+        let mut solved = Search::new(SearchParams { max_memory_mb: 16, ..SearchParams::default() });
+        solved.run(&ttt, Limits { max_visits: Some(20_000), ..Limits::default() }, &stop, 9, None);
+        assert!(!solved.wants_more_time(&Limits { expected_value: Some(1.0), ..Limits::default() }));
     }
 
     #[test]
