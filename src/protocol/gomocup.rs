@@ -8,6 +8,7 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
+use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::engine::{GtpError, Session};
 use crate::games::{Color, GO_COLUMN_LETTERS};
 use crate::protocol::command::{Command, ParamRequest};
@@ -252,13 +253,15 @@ impl GomocupFrontEnd {
         if self.user_max_time > 0.0 {
             seconds = seconds.min(self.user_max_time);
         }
-        if let Some(left) = self.time_left_seconds {
-            // Spread the game's time over our moves still to come (half the empty cells, at
-            // least ten), and never plan on more than a fifth of what is left: the manager
-            // forfeits a move that overruns time_left.
-            let empty = (self.width * self.height).saturating_sub(self.session.game().moves_played());
-            let moves_left = (empty / 2).max(10) as f64;
-            seconds = seconds.min(left / moves_left).min(left / 5.0 - 0.01);
+        // The match clock is planned as a GTP sudden-death clock is (target, extension, hard
+        // limit, lag reserve: protocol-specs/gtp.md), from what the manager says is left; the
+        // turn limit caps every move.
+        let clock = match self.time_left_seconds {
+            Some(left) => TimeControl { system: TimeSystem::Absolute, main_time: left },
+            None => TimeControl::UNLIMITED,
+        };
+        if let Err(error) = self.command(Command::TimeSettings(clock)) {
+            return format!("ERROR {error}");
         }
         self.set_search("max_time", format!("{:.3}", seconds.max(0.002)));
         match self.command(Command::GenMove(color)) {
@@ -309,6 +312,16 @@ mod tests {
 
     fn is_cell(reply: &str, size: usize) -> bool {
         parse_pair(reply).is_some_and(|(x, y)| x < size && y < size)
+    }
+
+    #[test]
+    fn a_spent_match_clock_still_gets_a_move() {
+        // One millisecond of match time left: the time plan's floor still runs a search and
+        // answers a move (the manager, not the engine, decides a loss on time).
+        let replies = transcript("START 15\nINFO timeout_turn 5000\nINFO time_left 1\nBEGIN\nTURN 7,7\nEND\n");
+        assert_eq!(replies[0], "OK");
+        assert!(is_cell(&replies[1], 15) && is_cell(&replies[2], 15), "{replies:?}");
+        assert_eq!(replies.len(), 3);
     }
 
     #[test]
