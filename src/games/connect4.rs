@@ -271,6 +271,16 @@ impl Game for Connect4 {
         Some(self.free_cells as usize)
     }
 
+    /// Connect Four is decided early: between strong players the result is known (and the
+    /// rest is played from the proof, in no time) once about 0.4 of the board is filled (16
+    /// pieces on 7x6), so the clock is for the plies before that, with 6 in reserve.
+    fn expected_plies_left(&self) -> usize {
+        let cells = self.width as usize * self.height as usize;
+        let blocked: usize = self.blocked.iter().map(|word| word.count_ones() as usize).sum();
+        let played = cells - self.free_cells as usize - blocked;
+        super::typical_plies_left(cells * 2 / 5, played, 6, self.free_cells as usize)
+    }
+
     fn stone_at_point(&self, column: usize, row_from_top: usize) -> Option<Color> {
         if column >= self.width() || row_from_top >= self.height() {
             return None;

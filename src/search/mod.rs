@@ -992,6 +992,15 @@ mod tests {
     }
 
     #[test]
+    fn threads_beyond_the_cores_run_only_when_forced() {
+        let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+        let asked = SearchParams { threads: cores + 7, ..SearchParams::default() };
+        assert_eq!(asked.running_threads(), cores);
+        assert_eq!(SearchParams { force_threads: true, ..asked.clone() }.running_threads(), cores + 7);
+        assert_eq!(SearchParams { threads: 0, ..asked }.running_threads(), 1);
+    }
+
+    #[test]
     fn a_falling_value_asks_for_more_time_and_a_proven_root_does_not() {
         let position = Mnk::new(&MnkConfig::gomoku());
         let stop = AtomicBool::new(false);
