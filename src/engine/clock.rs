@@ -77,6 +77,25 @@ pub const EXTENSION_FACTOR: f64 = 3.0;
 /// In sudden death, no move takes more than this share of the time left.
 pub const MAX_SHARE_OF_MAIN: f64 = 0.25;
 
+/// What the engine's moves take beyond their hard limit, learnt from the moves themselves: the
+/// largest recent overrun, fading by a tenth a move so that one slow move (a machine briefly
+/// overloaded) does not hold time back for the rest of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveOverhead {
+    seconds: f64,
+}
+
+impl MoveOverhead {
+    /// Records a move that took `used` seconds against a hard limit of `hard`.
+    pub fn record(&mut self, used: f64, hard: f64) {
+        self.seconds = (used - hard).max(0.0).max(self.seconds * 0.9);
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+}
+
 /// The time a move should take and the most it may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimePlan {
@@ -91,10 +110,13 @@ pub struct TimePlan {
 }
 
 impl TimePlan {
-    fn new(target: f64, hard: f64, saved_time_carries_over: bool) -> TimePlan {
-        // A floor so that a search always runs at least a few playouts.
-        let target = target.max(0.001);
-        let hard = hard.max(target);
+    /// A plan aiming at `target` that may run to [`EXTENSION_FACTOR`] times it, never past
+    /// `most` (which also caps the target).
+    fn new(target: f64, most: f64, saved_time_carries_over: bool) -> TimePlan {
+        // A floor so that a search always runs, even on a spent clock.
+        let most = most.max(0.001);
+        let target = target.clamp(0.001, most);
+        let hard = (target * EXTENSION_FACTOR).min(most);
         TimePlan {
             target: Duration::from_secs_f64(target),
             hard: Duration::from_secs_f64(hard),
@@ -182,45 +204,45 @@ impl Clocks {
     /// the moves to come, plus most of an increment; overtime gives each move its share of the
     /// period. The hard limit lets a move run to [`EXTENSION_FACTOR`] times its target, within
     /// what the clock can spare; [`LAG_SECONDS`] always stays in reserve.
-    pub fn plan(&self, color: Color, moves_left: usize) -> Option<TimePlan> {
+    ///
+    /// `overhead` is what this engine's recent moves took beyond their hard limit (tree reuse,
+    /// the stop of pondering, threads joining; see [`MoveOverhead`]): it is held back too.
+    pub fn plan(&self, color: Color, moves_left: usize, overhead: f64) -> Option<TimePlan> {
         let clock = self.player(color);
         let moves_left = moves_left.max(1) as f64;
-        let main = (clock.main_left - LAG_SECONDS).max(0.0);
-        let extended = |target: f64, most: f64| (target * EXTENSION_FACTOR).min(most).max(target.min(most));
+        let reserve = LAG_SECONDS + overhead.max(0.0);
+        let main = (clock.main_left - reserve).max(0.0);
         let plan = match self.control.system {
             TimeSystem::Unlimited => return None,
-            TimeSystem::Absolute => {
-                let target = main / moves_left;
-                TimePlan::new(target, extended(target, main * MAX_SHARE_OF_MAIN), true)
-            }
+            TimeSystem::Absolute => TimePlan::new(main / moves_left, main * MAX_SHARE_OF_MAIN, true),
             TimeSystem::Fischer { increment } => {
                 // The increment comes after the move: this move can only spend what is left.
-                let target = (main / moves_left + 0.9 * increment).min(main * 0.5);
-                TimePlan::new(target, extended(target, main * 0.5), true)
+                TimePlan::new(main / moves_left + 0.9 * increment, main * 0.5, true)
             }
             TimeSystem::Canadian { period, stones } if clock.main_left > 0.0 => {
                 // Overtime gives every stone its share anyway; a move that runs out of main time
                 // starts the first period.
-                let per_stone = period / stones.max(1) as f64 - LAG_SECONDS;
+                let per_stone = (period / stones.max(1) as f64 - reserve).max(0.0);
                 let target = (main / moves_left).max(per_stone.min(main));
-                TimePlan::new(target, extended(target, main * MAX_SHARE_OF_MAIN + per_stone.max(0.0)), true)
+                TimePlan::new(target, main * MAX_SHARE_OF_MAIN + per_stone, true)
             }
             TimeSystem::Canadian { .. } => {
-                let stones = clock.count_left.max(1);
-                let per_stone = (clock.period_left - LAG_SECONDS * stones as f64) / stones as f64;
+                let stones = clock.count_left.max(1) as f64;
+                let usable = (clock.period_left - reserve * stones).max(0.0);
                 // The stones still to come share the period, so a stable move saves time for
-                // them; the last stone of a period has nothing to save for.
-                let most = clock.period_left - LAG_SECONDS * stones as f64;
-                TimePlan::new(per_stone, extended(per_stone, most * 0.5).max(per_stone), stones > 1)
+                // them and an unstable one may take up to half of it; the last stone of a period
+                // has nothing to save for.
+                let most = if stones > 1.0 { usable * 0.5 } else { usable };
+                TimePlan::new(usable / stones, most, stones > 1.0)
             }
             TimeSystem::Byoyomi { period, .. } if clock.main_left > 0.0 => {
                 // A move within main time plus one period keeps the period.
-                let per_period = period - LAG_SECONDS;
-                let target = (main / moves_left).max(per_period.min(main + per_period));
-                TimePlan::new(target, extended(target, main * MAX_SHARE_OF_MAIN + per_period), true)
+                let per_period = (period - reserve).max(0.0);
+                let target = (main / moves_left).max(per_period);
+                TimePlan::new(target, main * MAX_SHARE_OF_MAIN + per_period, true)
             }
             TimeSystem::Byoyomi { .. } => {
-                let per_period = clock.period_left - LAG_SECONDS;
+                let per_period = (clock.period_left - reserve).max(0.0);
                 TimePlan::new(per_period, per_period, false)
             }
         };
@@ -249,7 +271,7 @@ mod tests {
         for move_number in 0..120 {
             let moves_left = 30usize.saturating_sub(move_number).max(10);
             let left = clocks.player(Color::Black).main_left;
-            let plan = clocks.plan(Color::Black, moves_left).unwrap();
+            let plan = clocks.plan(Color::Black, moves_left, 0.0).unwrap();
             assert!(plan.target <= plan.hard && plan.saved_time_carries_over);
             if left > 0.1 {
                 assert!(plan.hard.as_secs_f64() <= left - LAG_SECONDS, "{plan:?} with {left} left");
@@ -260,9 +282,22 @@ mod tests {
         assert!(spent < 10.0, "spent {spent}");
         // The first moves get a fair share: the clock over the moves expected, not a crumb.
         let fresh = Clocks::new(TimeControl { system: TimeSystem::Absolute, main_time: 10.0 });
-        let first = fresh.plan(Color::Black, 30).unwrap();
+        let first = fresh.plan(Color::Black, 30, 0.0).unwrap();
         assert!((first.target.as_secs_f64() - (10.0 - LAG_SECONDS) / 30.0).abs() < 1e-6, "{first:?}");
         assert!((first.hard.as_secs_f64() - EXTENSION_FACTOR * first.target.as_secs_f64()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_measured_overhead_is_held_back_and_fades() {
+        let clocks = Clocks::new(TimeControl { system: TimeSystem::Absolute, main_time: 2.0 });
+        let mut overhead = MoveOverhead::default();
+        overhead.record(0.5, 0.2);
+        assert!((overhead.seconds() - 0.3).abs() < 1e-9);
+        let plan = clocks.plan(Color::Black, 1, overhead.seconds()).unwrap();
+        // A quarter of what is left after the lag and the overhead.
+        assert!((plan.hard.as_secs_f64() - (2.0 - LAG_SECONDS - 0.3) * MAX_SHARE_OF_MAIN).abs() < 1e-6, "{plan:?}");
+        overhead.record(0.1, 0.2);
+        assert!((overhead.seconds() - 0.27).abs() < 1e-9);
     }
 
     #[test]
@@ -274,7 +309,7 @@ mod tests {
         assert_eq!((clock.main_left, clock.count_left), (0.0, 1));
         assert!((clock.period_left - 9.5).abs() < 1e-9);
         // The last stone of the period: the whole period less the lag, no early stop.
-        let plan = clocks.plan(Color::White, 30).unwrap();
+        let plan = clocks.plan(Color::White, 30, 0.0).unwrap();
         assert!((plan.target.as_secs_f64() - 9.45).abs() < 1e-9, "{plan:?}");
         assert!(!plan.saved_time_carries_over);
         clocks.charge(Color::White, 3.0);
@@ -288,7 +323,7 @@ mod tests {
             Clocks::new(TimeControl { system: TimeSystem::Byoyomi { period: 5.0, periods: 3 }, main_time: 60.0 });
         clocks.set_time_left(Color::Black, 4.0, 2);
         assert_eq!(clocks.player(Color::Black), PlayerClock { main_left: 0.0, period_left: 4.0, count_left: 2 });
-        assert!((clocks.plan(Color::Black, 10).unwrap().hard.as_secs_f64() - 3.95).abs() < 1e-9);
+        assert!((clocks.plan(Color::Black, 10, 0.0).unwrap().hard.as_secs_f64() - 3.95).abs() < 1e-9);
         clocks.set_time_left(Color::Black, 30.0, 0);
         assert_eq!(clocks.player(Color::Black).main_left, 30.0);
     }
@@ -298,6 +333,6 @@ mod tests {
         let mut clocks = Clocks::new(TimeControl { system: TimeSystem::Fischer { increment: 2.0 }, main_time: 10.0 });
         clocks.charge(Color::Black, 1.0);
         assert_eq!(clocks.player(Color::Black).main_left, 11.0);
-        assert!(clocks.plan(Color::Black, 20).unwrap().target.as_secs_f64() > 2.0 * 0.8);
+        assert!(clocks.plan(Color::Black, 20, 0.0).unwrap().target.as_secs_f64() > 2.0 * 0.8);
     }
 }

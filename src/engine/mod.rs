@@ -92,6 +92,8 @@ pub struct Session {
     /// Per colour, the value of its last `genmove` and the moves played then: the next
     /// `genmove` of that colour two moves later takes more time if its value drops.
     last_values: [Option<(usize, f64)>; 2],
+    /// What our moves take beyond their hard limits, held back from the next plans.
+    move_overhead: clock::MoveOverhead,
 }
 
 impl Session {
@@ -111,6 +113,7 @@ impl Session {
             quit: false,
             signals: Arc::new(InputSignals::default()),
             last_values: [None; 2],
+            move_overhead: clock::MoveOverhead::default(),
         })
     }
 

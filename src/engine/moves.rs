@@ -52,7 +52,7 @@ impl Session {
         progress: Option<(Duration, ProgressCallback)>,
     ) -> Result<GenMove, GtpError> {
         let started = Instant::now();
-        let plan = self.clocks.plan(color, self.game.moves_left_estimate());
+        let plan = self.clocks.plan(color, self.game.moves_left_estimate(), self.move_overhead.seconds());
         let mut limits = self.settings.limits(plan);
         let moves_played = self.game.moves_played();
         limits.expected_value = self.last_values[color.index()]
@@ -69,6 +69,7 @@ impl Session {
             self.last_values[color.index()] = Some((moves_played, summary.value));
         }
         if let Some(plan) = plan {
+            self.move_overhead.record(started.elapsed().as_secs_f64(), plan.hard.as_secs_f64());
             log::info!(
                 "{color} clock: {:.3}s used, target {:.3}s, limit {:.3}s",
                 started.elapsed().as_secs_f64(),
