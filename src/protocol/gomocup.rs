@@ -5,6 +5,10 @@
 //! the column and `Y` the row from the top. We answer `OK`, a move `X,Y`, the `ABOUT` line, or
 //! `ERROR …` / `UNKNOWN …`; `INFO` gets no answer. Everything is carried out through the same
 //! session commands a GTP controller would send, with the game fixed to Gomoku.
+//!
+//! Hostile input changes nothing it should not: an `INFO rule` during a game waits for the
+//! next one (a rule change restarts the game), lines are capped and stripped of control
+//! characters, and a `BOARD` block is bounded. Details: `protocol-specs/gtp.md`.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
