@@ -505,6 +505,9 @@ fn gomocup(script: &[u8]) -> String {
 fn gomocup_unknown_replies_carry_no_control_characters() {
     let output = gomocup(b"FR\x00OB\x1b[2J\x07\nEND\n");
     assert_eq!(output, "UNKNOWN command FROB[2J\n");
+    // A tab separates words, as in GTP (found by the front_ends fuzz target).
+    let output = gomocup(b"START 15\nBOARD\n0,0,2\tND\nDONE\nEND\n");
+    assert_eq!(output, "OK\nERROR malformed BOARD line '0,0,2 ND'\n");
 }
 
 #[test]

@@ -92,15 +92,18 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
     Ok(())
 }
 
-/// The next line, trimmed and without control characters (they would only garble the replies
+/// The next line, trimmed, tabs as spaces and without other control characters (they would only garble the replies
 /// that quote it); `Err` with the reply for a line that is too long; `None` at the end of input
 /// or on a read error.
 fn next_line(reader: &mut impl BufRead) -> Option<Result<String, String>> {
     match read_line_capped(reader, MAX_LINE_BYTES).ok()?? {
         CappedLine::TooLong => Some(Err(format!("ERROR line too long (more than {MAX_LINE_BYTES} bytes)"))),
         CappedLine::Line(raw) => {
-            let text: String =
-                String::from_utf8_lossy(&raw).chars().filter(|c| !c.is_control() || *c == '\t').collect();
+            let text: String = String::from_utf8_lossy(&raw)
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .filter(|c| !c.is_control())
+                .collect();
             Some(Ok(text.trim().to_string()))
         }
     }

@@ -71,8 +71,9 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
                 return Err(protocol_error(line_number, "…", format!("longer than {MAX_LINE_BYTES} bytes")));
             }
         };
-        // Control characters would only garble the error message that quotes the line.
-        let line: String = line.chars().filter(|c| !c.is_control() || *c == '\t').collect();
+        // A tab separates like a space; other control characters would only garble the error
+        // message that quotes the line.
+        let line: String = line.chars().map(|c| if c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect();
         let text = line.trim().to_ascii_lowercase();
         if text.is_empty() {
             continue;
