@@ -291,20 +291,26 @@ fn perft_beyond_its_cost_cap_is_refused_at_once() {
     assert!(engine.exit_within(DEADLINE).is_some_and(|status| status.success()));
 }
 
-/// A perft under the cap but long ends on `# interrupt`. Like `ponder-solve`, a capped count
-/// always ends, so a piped script still gets its answer after the end of input.
+/// A perft under the cap but long ends on `# interrupt`, and at the end of input (like a solve);
+/// a command line sent meanwhile waits for it.
 #[test]
-fn long_perft_ends_on_interrupt() {
+fn long_perft_ends_on_interrupt_and_at_the_end_of_input() {
     let mut engine = Engine::start(&["--game", "reversi"]);
     engine.send("ponder-perft 12\n");
     std::thread::sleep(Duration::from_millis(300));
+    engine.send("name\n");
+    assert_eq!(engine.reply_within(Duration::from_millis(300)), None, "a command line ended the perft");
     engine.send("# interrupt\n");
     assert_eq!(engine.reply(), "? interrupted");
-    assert_eq!(engine.reply_to("name\n"), "= ponder");
-    engine.send("ponder-perft 9\n");
+    assert_eq!(engine.reply(), "= ponder");
+    engine.send("ponder-perft 12\n");
+    std::thread::sleep(Duration::from_millis(300));
     engine.close_stdin();
-    assert_eq!(engine.reply(), "= 3005288");
-    assert!(engine.exit_within(DEADLINE).is_some_and(|status| status.success()));
+    assert_eq!(engine.reply(), "? interrupted");
+    assert!(
+        engine.exit_within(DEADLINE).is_some_and(|status| status.success()),
+        "perft kept running after the end of input"
+    );
 }
 
 /// `loadsgf` of a FIFO blocked forever on open.
