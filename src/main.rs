@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use ponder::engine::{GAMES, GtpError, Session};
+use ponder::engine::file_access::read_regular_file;
+use ponder::engine::{FileAccess, GAMES, GtpError, MAX_THREADS, Session};
 use ponder::protocol::command::{Command, ParamRequest};
 
 /// A game engine for Hex, Reversi, Gomoku, Connect Four, NoGo and tic-tac-toe. Without a
@@ -70,6 +71,33 @@ struct EngineOptions {
     /// Cap on the search tree's memory, in MB.
     #[arg(long)]
     max_memory_mb: Option<usize>,
+    /// Confine `loadsgf` and `savesgf` to this directory (relative paths are relative to it).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_file_commands")]
+    files_dir: Option<std::path::PathBuf>,
+    /// Turn `loadsgf` and `savesgf` off (for an engine others reach through a bridge).
+    #[arg(long)]
+    no_file_commands: bool,
+}
+
+/// The largest file a command-line argument names that ponder reads (`ponder solve` test sets,
+/// `ponder match` openings): the real ones are kilobytes.
+const MAX_INPUT_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a text file named on the command line: a regular file, at most
+/// [`MAX_INPUT_FILE_BYTES`], UTF-8.
+fn read_input_file(option: &str, path: &std::path::Path) -> Result<String, String> {
+    let bytes =
+        read_regular_file(path, MAX_INPUT_FILE_BYTES).map_err(|why| format!("{option}{}: {why}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| format!("{option}{}: not UTF-8 text", path.display()))
+}
+
+/// A thread count from the command line: 1 to [`MAX_THREADS`], as `param_search threads`.
+fn check_threads(threads: usize) -> Result<usize, String> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(format!("--threads {threads}: expected an integer from 1 to {MAX_THREADS}"))
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -179,11 +207,17 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.tool {
         None => run_engine(&cli.engine),
-        Some(Tool::Perft { depth, engine }) => configured_session(&engine).map(|mut session| {
-            println!("{}", session.execute(Command::Perft(depth)).unwrap_or_default());
+        Some(Tool::Perft { depth, engine }) => configured_session(&engine).and_then(|mut session| {
+            let count = session.execute(Command::Perft(depth)).map_err(|error| format!("perft {depth}: {error}"))?;
+            println!("{count}");
+            Ok(())
         }),
-        Some(Tool::Bench { game, threads }) => run_bench(game.as_deref(), threads),
-        Some(Tool::Solve { game, file, threads, first, board }) => run_solve(&game, &file, threads, first, &board),
+        Some(Tool::Bench { game, threads }) => {
+            check_threads(threads).and_then(|threads| run_bench(game.as_deref(), threads))
+        }
+        Some(Tool::Solve { game, file, threads, first, board }) => {
+            check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
+        }
         Some(Tool::Match(options)) => run_match(options),
     };
     match result {
@@ -257,6 +291,12 @@ fn configured_session(options: &EngineOptions) -> Result<Session, String> {
     if let Some(megabytes) = options.max_memory_mb {
         set("max_memory_mb", megabytes.to_string())?;
     }
+    if let Some(dir) = &options.files_dir {
+        session.set_file_access(FileAccess::confined_to(dir).map_err(|why| format!("--files-dir {why}"))?);
+    }
+    if options.no_file_commands {
+        session.set_file_access(FileAccess::Off);
+    }
     for pair in &options.param_search {
         let (name, value) =
             pair.split_once('=').ok_or_else(|| format!("--param-search {pair}: expected NAME=VALUE"))?;
@@ -320,9 +360,8 @@ fn run_solve(
     first: Option<usize>,
     boards: &[String],
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|error| {
-        format!("cannot read {}: {error} (the full test sets live in ../shared/data/)", file.display())
-    })?;
+    let text = read_input_file("", file)
+        .map_err(|why| format!("cannot read {why} (the full test sets live in ../shared/data/)"))?;
     // Comments and blank lines do not count towards `--first`.
     let text = match first {
         None => text,
@@ -460,9 +499,7 @@ fn run_match(options: MatchOptions) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()?;
     let openings = match &options.openings {
         None => Vec::new(),
-        Some(path) => parse_openings(
-            &std::fs::read_to_string(path).map_err(|error| format!("--openings {}: {error}", path.display()))?,
-        ),
+        Some(path) => parse_openings(&read_input_file("--openings ", path)?),
     };
     let time = match (options.time, &options.time_control) {
         (Some(seconds), _) if seconds.is_finite() && seconds > 0.0 => TimeLimit::PerMove(seconds),
@@ -471,8 +508,15 @@ fn run_match(options: MatchOptions) -> Result<(), String> {
         (None, None) => TimeLimit::None,
     };
     let sprt = options.sprt.as_deref().map(SprtSettings::parse).transpose()?;
-    if !(options.command_timeout.is_finite() && options.command_timeout > 0.0) || !(options.time_margin >= 0.0) {
-        return Err("--command-timeout must be positive and --time-margin not negative".to_string());
+    if !(options.command_timeout.is_finite() && options.command_timeout > 0.0) {
+        return Err(format!("--command-timeout {}: expected a positive number of seconds", options.command_timeout));
+    }
+    if !(options.time_margin.is_finite() && options.time_margin >= 0.0) {
+        return Err(format!("--time-margin {}: expected a number of seconds, 0 or more", options.time_margin));
+    }
+    // Each game at once runs two engine processes.
+    if !(1..=MAX_THREADS).contains(&options.concurrency) {
+        return Err(format!("--concurrency {}: expected an integer from 1 to {MAX_THREADS}", options.concurrency));
     }
     let config = MatchConfig {
         black: options.black,
@@ -486,7 +530,7 @@ fn run_match(options: MatchOptions) -> Result<(), String> {
         time,
         time_margin: options.time_margin,
         command_timeout: std::time::Duration::from_secs_f64(options.command_timeout),
-        concurrency: options.concurrency.max(1),
+        concurrency: options.concurrency,
         sgf_dir: options.sgf,
         sprt,
         engine_stderr: options.engine_stderr,

@@ -15,7 +15,6 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{anychar, multispace0};
 use nom::combinator::{map, value};
-use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
@@ -112,15 +111,45 @@ fn property_value(input: &str) -> IResult<&str, String> {
     }
 }
 
-fn property(input: &str) -> IResult<&str, Property> {
-    let (rest, name) = preceded(whitespace, property_name).parse(input)?;
-    let (rest, values) = nom::multi::many1(preceded(whitespace, property_value)).parse(rest)?;
-    Ok((rest, Property { name, values }))
+/// Why a node could not be read.
+enum NodeError {
+    Malformed,
+    /// More than [`MAX_NODE_VALUES`] values.
+    TooManyValues,
 }
 
-fn node(input: &str) -> IResult<&str, Node> {
-    let (rest, properties) = preceded(tag(";"), many0(property)).parse(input)?;
-    Ok((rest, Node { properties }))
+/// A property with at most `budget` values; `Ok(None)` when no property starts here.
+fn property(input: &str, budget: usize) -> Result<Option<(&str, Property)>, NodeError> {
+    let Ok((mut rest, name)) = preceded(whitespace, property_name).parse(input) else {
+        return Ok(None);
+    };
+    let mut values = Vec::new();
+    while let Ok((after, value)) = preceded(whitespace, property_value).parse(rest) {
+        if values.len() == budget {
+            return Err(NodeError::TooManyValues);
+        }
+        values.push(value);
+        rest = after;
+    }
+    if values.is_empty() {
+        // The caller reports the name without a value.
+        return Ok(None);
+    }
+    Ok(Some((rest, Property { name, values })))
+}
+
+/// A node (`;` and its properties), counting values as they are read so that no node holds
+/// more than [`MAX_NODE_VALUES`].
+fn node(input: &str) -> Result<(&str, Node, usize), NodeError> {
+    let mut rest = input.strip_prefix(';').ok_or(NodeError::Malformed)?;
+    let mut properties = Vec::new();
+    let mut values = 0;
+    while let Some((after, property)) = property(rest, MAX_NODE_VALUES - values)? {
+        values += property.values.len();
+        properties.push(property);
+        rest = after;
+    }
+    Ok((rest, Node { properties }, values))
 }
 
 /// Skips text up to the first game tree: SGF files may start with anything.
@@ -128,13 +157,27 @@ fn before_tree(input: &str) -> IResult<&str, &str> {
     take_while(|c| c != '(')(input)
 }
 
+/// The most nodes a main line may have: far more than any game ponder plays (a 25x25 board
+/// has 625 cells), few enough that a file under the `loadsgf` cap stays small in memory.
+pub const MAX_MAIN_LINE_NODES: usize = 10_000;
+/// The most property values the main line may hold in all.
+pub const MAX_MAIN_LINE_VALUES: usize = 100_000;
+/// The most property values of one node (nodes off the main line are read and dropped).
+pub const MAX_NODE_VALUES: usize = 100_000;
+/// The deepest nesting of variations.
+pub const MAX_VARIATION_DEPTH: usize = 10_000;
+
 /// The nodes of the main line of the first game tree in `text`: the root node first, then one
 /// node per move, following the first variation at every branch. Text before the first `(` and
 /// after the end of the first game tree is ignored.
 ///
+/// Memory stays a small multiple of the text: nodes, values and nesting are counted while
+/// reading, against [`MAX_MAIN_LINE_NODES`], [`MAX_MAIN_LINE_VALUES`], [`MAX_NODE_VALUES`] and
+/// [`MAX_VARIATION_DEPTH`].
+///
 /// # Errors
-/// [`SgfError`] when there is no game tree, a node or property is malformed, or the tree is not
-/// closed.
+/// [`SgfError`] when there is no game tree, a node or property is malformed, the tree is not
+/// closed, or a limit is passed (the reason then starts with `too many`).
 pub fn parse_main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     let offset = |rest: &str| text.len() - rest.len();
     let error = |reason: &str, rest: &str| SgfError { reason: reason.to_string(), offset: offset(rest) };
@@ -147,6 +190,7 @@ pub fn parse_main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     let mut depth = 0usize;
     let mut on_main_line = true;
     let mut nodes = Vec::new();
+    let mut main_line_values = 0usize;
     loop {
         let (after, _) = whitespace(rest).map_err(|_| error("bad white space", rest))?;
         rest = after;
@@ -156,6 +200,9 @@ pub fn parse_main_line(text: &str) -> Result<Vec<Node>, SgfError> {
         match first {
             '(' => {
                 depth += 1;
+                if depth > MAX_VARIATION_DEPTH {
+                    return Err(error("too many nested variations", rest));
+                }
                 rest = &rest[1..];
             }
             ')' => {
@@ -167,8 +214,18 @@ pub fn parse_main_line(text: &str) -> Result<Vec<Node>, SgfError> {
                 }
             }
             ';' if depth > 0 => {
-                let (after, parsed) = node(rest).map_err(|_| error("malformed node", rest))?;
+                let (after, parsed, values) = node(rest).map_err(|why| match why {
+                    NodeError::Malformed => error("malformed node", rest),
+                    NodeError::TooManyValues => error("too many property values in one node", rest),
+                })?;
                 if on_main_line {
+                    main_line_values += values;
+                    if nodes.len() == MAX_MAIN_LINE_NODES {
+                        return Err(error("too many nodes on the main line", rest));
+                    }
+                    if main_line_values > MAX_MAIN_LINE_VALUES {
+                        return Err(error("too many property values on the main line", rest));
+                    }
                     nodes.push(parsed);
                 }
                 rest = after;
@@ -261,10 +318,14 @@ pub fn parse_point(text: &str) -> Option<(usize, usize)> {
     }
 }
 
-/// Reads a list of points: single points and `aa:cc` rectangles (FF[4] compressed lists).
-fn parse_point_list(values: &[String]) -> Result<Vec<(usize, usize)>, String> {
+/// Reads a list of at most `limit` points: single points and `aa:cc` rectangles (FF[4]
+/// compressed lists), which could otherwise expand a short text into millions of points.
+fn parse_point_list(values: &[String], limit: usize) -> Result<Vec<(usize, usize)>, String> {
     let mut points = Vec::new();
     for value in values {
+        if points.len() > limit {
+            break;
+        }
         let bad = || format!("bad point '{value}'");
         match value.split_once(':') {
             None => points.push(parse_point(value).ok_or_else(bad)?),
@@ -278,6 +339,9 @@ fn parse_point_list(values: &[String]) -> Result<Vec<(usize, usize)>, String> {
                 }
             }
         }
+    }
+    if points.len() > limit {
+        return Err(format!("too many set-up points (more than {limit})"));
     }
     Ok(points)
 }
@@ -384,7 +448,9 @@ impl Record {
         };
         for (name, color) in [("AB", Color::Black), ("AW", Color::White)] {
             if let Some(values) = root.values(name) {
-                for point in parse_point_list(values).map_err(invalid)? {
+                // Each cell at most once per colour: more points than cells is no position.
+                let cells = record.size.0 * record.size.1;
+                for point in parse_point_list(values, cells).map_err(invalid)? {
                     record.check_on_board(point).map_err(invalid)?;
                     record.setup.push((color, point));
                 }

@@ -132,7 +132,7 @@ fn undo_and_score_errors() {
     assert_refused(&mut session, b"undo", "? cannot undo\n\n");
     assert_refused(&mut session, b"final_score", "? cannot score\n\n");
     assert_refused(&mut session, b"set_game chess", "? unknown game\n\n");
-    assert_refused(&mut session, b"param_game misere maybe", "? invalid value: expected 0 or 1\n\n");
+    assert_refused(&mut session, b"param_game misere maybe", "? invalid value: expected 0, 1, true or false\n\n");
     assert_refused(&mut session, b"param_game colour red", "? unknown parameter\n\n");
     assert_refused(&mut session, b"param_search threads 0", "? invalid value: expected an integer from 1 to 256\n\n");
     assert_refused(&mut session, b"set_position b a1 w a1", "? illegal move\n\n");

@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(Some(command_line)) = parse_command_line(&line) else { continue };
         assert!(!command_line.name.is_empty());
         let result = parse_command(&command_line.name, &command_line.args).map(|_| line.clone()).map_err(|e| e.to_string());
-        let reply = format_reply(command_line.id, &result);
+        let reply = format_reply(command_line.id.as_deref(), &result);
         assert!(reply.ends_with("\n\n") && !reply[..reply.len() - 2].contains("\n\n"), "{reply:?}");
         assert!(reply.starts_with('=') || reply.starts_with('?'));
     }

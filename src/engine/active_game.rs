@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::GtpError;
-use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft};
+use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft_estimate, perft_until};
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
 use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
@@ -120,6 +120,12 @@ pub trait ActiveGame: Send + super::game_record::GameRecord {
     fn undo(&mut self) -> Result<(), GtpError>;
     /// Replaces the game by a set-up position with no history.
     fn set_position(&mut self, stones: &[(Color, String)]) -> Result<(), GtpError>;
+    /// Gives the turn of a set-up position that no move has followed yet to `color` (an SGF
+    /// `PL`); does nothing for other positions.
+    ///
+    /// # Errors
+    /// [`GtpError::IllegalMove`] when the set-up cannot have `color` to move.
+    fn set_setup_to_move(&mut self, color: Color) -> Result<(), GtpError>;
     /// Searches a move for `color`; plays it when `commit`.
     fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError>;
     /// Searches the position for `color` without playing (analysis, pondering) and returns the
@@ -144,8 +150,10 @@ pub trait ActiveGame: Send + super::game_record::GameRecord {
     fn board_text(&self) -> String;
     /// The `final_score` text of a finished game.
     fn final_score(&self) -> Result<String, GtpError>;
-    /// Positions exactly `depth` moves ahead.
-    fn perft(&self, depth: u32) -> u64;
+    /// Move sequences of exactly `depth` moves from here; `None` when `stop` was raised first.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64>;
+    /// A cheap estimate of what [`ActiveGame::perft`] would count.
+    fn perft_estimate(&self, depth: u32) -> f64;
     /// New search settings (a new memory cap drops the tree).
     fn set_search_params(&mut self, params: &SearchParams);
     /// Size and reuse figures of the kept tree.
@@ -208,6 +216,19 @@ impl<G: Game> GameState<G> {
         self.set_up_stones = None;
         self.config = config;
         self.search.clear();
+    }
+
+    /// Appends `next`, a move played from `start` (a position `position_for` gave). When
+    /// `start` is a set-up made again for the colour not to move there, it becomes the start of
+    /// the history, so that the game record knows who moved first.
+    fn commit(&mut self, start: G, next: G) {
+        let remade = self.history.len() == 1
+            && self.set_up_stones.is_some()
+            && self.history[0].clone().give_turn_to(start.to_move()).is_err();
+        if remade {
+            self.history[0] = start;
+        }
+        self.history.push(next);
     }
 
     /// Reads a move text in the current position.
@@ -355,9 +376,10 @@ impl<G: Game> ActiveGame for GameState<G> {
 
     fn play(&mut self, color: Color, text: &str) -> Result<(), GtpError> {
         let mv = self.parse_move(text)?;
-        let mut next = self.position_for(color)?;
+        let start = self.position_for(color)?;
+        let mut next = start.clone();
         next.play(mv).map_err(play_error)?;
-        self.history.push(next);
+        self.commit(start, next);
         Ok(())
     }
 
@@ -391,6 +413,13 @@ impl<G: Game> ActiveGame for GameState<G> {
         Ok(())
     }
 
+    fn set_setup_to_move(&mut self, color: Color) -> Result<(), GtpError> {
+        if self.history.len() == 1 && self.set_up_stones.is_some() {
+            self.history[0] = self.position_for(color)?;
+        }
+        Ok(())
+    }
+
     fn genmove(&mut self, color: Color, request: SearchRequest, commit: bool) -> Result<GenMove, GtpError> {
         let current = self.current();
         if let Some(outcome) = current.outcome() {
@@ -402,8 +431,9 @@ impl<G: Game> ActiveGame for GameState<G> {
             Some(SolverVerdict::Play(mv)) => {
                 let text = position.format_move(mv);
                 if commit {
+                    let start = position.clone();
                     position.play(mv).map_err(play_error)?;
-                    self.history.push(position);
+                    self.commit(start, position);
                 }
                 return Ok(GenMove::Move(text, None));
             }
@@ -441,8 +471,9 @@ impl<G: Game> ActiveGame for GameState<G> {
         let summary = self.summary(&position, &result, mv);
         let text = position.format_move(mv);
         if commit {
+            let start = position.clone();
             position.play(mv).map_err(play_error)?;
-            self.history.push(position);
+            self.commit(start, position);
         }
         Ok(GenMove::Move(text, Some(summary)))
     }
@@ -498,8 +529,12 @@ impl<G: Game> ActiveGame for GameState<G> {
         self.current().score_text().ok_or(GtpError::CannotScore)
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        perft(self.current(), depth)
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
+        perft_until(self.current(), depth, &|| stop.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn perft_estimate(&self, depth: u32) -> f64 {
+        perft_estimate(self.current(), depth)
     }
 
     fn set_search_params(&mut self, params: &SearchParams) {

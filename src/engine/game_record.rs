@@ -214,6 +214,9 @@ pub fn load_record(
             stones.push((*color, move_text(game.as_ref(), &SgfMove::Point { column: *column, row: *row })?));
         }
         game.set_position(&stones).map_err(|error| format!("set-up: {error}"))?;
+        if let Some(color) = record.to_play {
+            game.set_setup_to_move(color).map_err(|error| format!("PL[{}]: {error}", color.letter()))?;
+        }
     }
     let count = move_number.map_or(record.moves.len(), |n| n.saturating_sub(1));
     for (index, (color, mv)) in record.moves.iter().take(count).enumerate() {

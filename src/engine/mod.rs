@@ -5,6 +5,7 @@
 mod active_game;
 mod analysis;
 pub mod clock;
+pub mod file_access;
 mod game_record;
 mod game_setup;
 mod games;
@@ -19,9 +20,10 @@ pub use active_game::{
     ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
     SolverVerdict,
 };
+pub use file_access::FileAccess;
 pub use game_record::{GameRecord, game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
 pub use games::{GAMES, GameEntry, find_game};
-pub use search_settings::SearchSettings;
+pub use search_settings::{MAX_THREADS, SearchSettings};
 pub use signals::InputSignals;
 
 use std::fmt;
@@ -45,6 +47,8 @@ pub enum GtpError {
     Interrupted,
     CannotLoadFile,
     CannotSaveFile,
+    /// `loadsgf`/`savesgf` under `--no-file-commands`.
+    FileCommandsOff,
 }
 
 impl fmt::Display for GtpError {
@@ -62,6 +66,7 @@ impl fmt::Display for GtpError {
             GtpError::Interrupted => f.write_str("interrupted"),
             GtpError::CannotLoadFile => f.write_str("cannot load file"),
             GtpError::CannotSaveFile => f.write_str("cannot save file"),
+            GtpError::FileCommandsOff => f.write_str("file commands are turned off"),
         }
     }
 }
@@ -74,9 +79,14 @@ impl From<CommandError> for GtpError {
             CommandError::Unknown => GtpError::UnknownCommand,
             CommandError::Syntax => GtpError::Syntax,
             CommandError::UnacceptableSize => GtpError::UnacceptableSize,
+            CommandError::InvalidValue(why) => GtpError::InvalidValue(why.to_string()),
         }
     }
 }
+
+/// The largest estimated count `ponder-perft` starts (see [`crate::games::perft_estimate`]):
+/// minutes of work at most.
+pub const MAX_PERFT_SEQUENCES: f64 = 1e10;
 
 /// Everything one engine process remembers between commands.
 pub struct Session {
@@ -94,6 +104,8 @@ pub struct Session {
     last_values: [Option<(usize, f64)>; 2],
     /// What our moves take beyond their hard limits, held back from the next plans.
     move_overhead: clock::MoveOverhead,
+    /// Where `loadsgf` and `savesgf` may read and write.
+    file_access: FileAccess,
 }
 
 impl Session {
@@ -114,6 +126,7 @@ impl Session {
             signals: Arc::new(InputSignals::default()),
             last_values: [None; 2],
             move_overhead: clock::MoveOverhead::default(),
+            file_access: FileAccess::default(),
         })
     }
 
@@ -168,7 +181,7 @@ impl Session {
             Command::Undo => self.undo(),
             Command::ShowBoard => Ok(format!("\n{}", self.game.board_text())),
             Command::FinalScore => self.game.final_score(),
-            Command::Perft(depth) => Ok(self.game.perft(depth).to_string()),
+            Command::Perft(depth) => self.perft(depth),
             Command::ParamSearch(request) => self.param_search(request),
             Command::Stats => Ok(self.stats()),
             Command::TimeSettings(control) => {
@@ -207,14 +220,31 @@ impl Session {
     }
 
     /// Names of the commands available now, in registry order: `ponder-solve` only for games
-    /// with an exact solver, `ponder-vc_*` only for Hex.
+    /// with an exact solver, `ponder-vc_*` only for Hex, the file commands only when they are on.
     fn command_names(&self) -> Vec<&'static str> {
         COMMANDS
             .iter()
             .map(|spec| spec.name)
             .filter(|&name| name != "ponder-solve" || self.game.has_solver())
             .filter(|&name| !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views())
+            .filter(|&name| !(name == "loadsgf" || name == "savesgf") || self.file_access != FileAccess::Off)
             .collect()
+    }
+
+    /// `ponder-perft DEPTH`: refused when its estimated count passes [`MAX_PERFT_SEQUENCES`];
+    /// ended like a solve, by `# interrupt` and by the end of input, not by the next command
+    /// line.
+    fn perft(&mut self, depth: u32) -> Result<String, GtpError> {
+        let estimate = self.game.perft_estimate(depth);
+        if estimate > MAX_PERFT_SEQUENCES {
+            return Err(GtpError::InvalidValue(format!(
+                "ponder-perft {depth} would count about {estimate:.1e} move sequences (at most {MAX_PERFT_SEQUENCES:.0e})"
+            )));
+        }
+        self.signals.begin_search(true, false);
+        let count = self.game.perft(depth, self.signals.stop_flag());
+        self.signals.end_search();
+        count.map(|count| count.to_string()).ok_or(GtpError::Interrupted)
     }
 
     /// `ponder-solve COLOR`: the game's exact solver, ended like a `genmove` without limits:

@@ -12,6 +12,10 @@ use crate::games::{Param, parse_int_param};
 use crate::protocol::command::ParamRequest;
 use crate::search::{Limits, SearchParams};
 
+/// The most search or solver threads any command or command-line option starts: more than any
+/// machine ponder runs on has cores, few enough that a typo cannot exhaust the process.
+pub const MAX_THREADS: usize = 256;
+
 /// The search limits and parameters a user controls, plus the seed source.
 pub struct SearchSettings {
     pub params: SearchParams,
@@ -125,7 +129,7 @@ impl SearchSettings {
         match name {
             "max_visits" => self.max_visits = parse_u64(value)?,
             "max_time" => self.max_time = parse_seconds(value)?,
-            "threads" => self.params.threads = parse_int_param(value, 1..=256).map_err(invalid)?,
+            "threads" => self.params.threads = parse_int_param(value, 1..=MAX_THREADS).map_err(invalid)?,
             "force_threads" => self.params.force_threads = crate::games::parse_bool_param(value).map_err(invalid)?,
             "seed" => self.set_seed(parse_u64(value)?),
             "exploration" => {

@@ -178,15 +178,16 @@ impl Param {
     }
 }
 
-/// Reads a `param_game` boolean: `0`/`1`, `true`/`false`.
+/// Reads a `param_game` boolean: `0`/`1`, `true`/`false` (any case), the words documented in
+/// `protocol-specs/gtp.md`; nothing else, so a typo is an error instead of a guess.
 ///
 /// # Errors
 /// [`ConfigError::InvalidValue`] for anything else.
 pub fn parse_bool_param(value: &str) -> Result<bool, ConfigError> {
     match value.to_ascii_lowercase().as_str() {
-        "1" | "true" | "on" | "yes" => Ok(true),
-        "0" | "false" | "off" | "no" => Ok(false),
-        _ => Err(ConfigError::InvalidValue("expected 0 or 1".to_string())),
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(ConfigError::InvalidValue("expected 0, 1, true or false".to_string())),
     }
 }
 
@@ -505,6 +506,61 @@ pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
             perft(&child, depth - 1)
         })
         .sum()
+}
+
+/// [`perft`] that asks `stop` before every node two or more moves above the leaves and gives
+/// up (`None`) as soon as it answers true, so a long count can be interrupted at once.
+pub fn perft_until<G: Game>(position: &G, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
+    if depth < 2 {
+        return Some(perft(position, depth));
+    }
+    if stop() {
+        return None;
+    }
+    if position.outcome().is_some() {
+        return Some(0);
+    }
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    let mut total = 0;
+    for &mv in &moves {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        total += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// An estimate of what [`perft`] counts, cheap to compute: the product of the numbers of legal
+/// moves along a few lines of play (Knuth's estimate of a tree's size; here the first, middle
+/// and last legal move at every ply), the largest of them. Used to refuse counts that would
+/// take hours.
+pub fn perft_estimate<G: Game>(position: &G, depth: u32) -> f64 {
+    let mut largest = 0.0f64;
+    let mut moves = Vec::new();
+    for line in 0..3usize {
+        let mut current = position.clone();
+        let mut product = 1.0f64;
+        for _ in 0..depth {
+            if current.outcome().is_some() {
+                break;
+            }
+            moves.clear();
+            current.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            product *= moves.len() as f64;
+            let pick = match line {
+                0 => 0,
+                1 => moves.len() / 2,
+                _ => moves.len() - 1,
+            };
+            current.play_unchecked(moves[pick]);
+        }
+        largest = largest.max(product);
+    }
+    largest
 }
 
 /// `N` pseudo-random 64-bit Zobrist keys from `seed`, computed at compile time (SplitMix64).

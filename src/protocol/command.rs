@@ -152,15 +152,18 @@ pub enum CommandError {
     Syntax,
     /// A size argument that is a number but no possible board size.
     UnacceptableSize,
+    /// Well-formed arguments whose values make no sense together; says what was expected.
+    InvalidValue(&'static str),
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CommandError::Unknown => "unknown command",
-            CommandError::Syntax => "syntax error",
-            CommandError::UnacceptableSize => "unacceptable size",
-        })
+        match self {
+            CommandError::Unknown => f.write_str("unknown command"),
+            CommandError::Syntax => f.write_str("syntax error"),
+            CommandError::UnacceptableSize => f.write_str("unacceptable size"),
+            CommandError::InvalidValue(why) => write!(f, "invalid value: {why}"),
+        }
     }
 }
 
@@ -375,9 +378,12 @@ fn parse_loadsgf(args: &[String]) -> Result<Command, CommandError> {
     }
 }
 
+/// `ponder-perft DEPTH`: plain decimal digits (Rust's integer parser would also take `+5`).
 fn parse_perft(args: &[String]) -> Result<Command, CommandError> {
     match args {
-        [depth] => depth.parse::<u32>().ok().filter(|&d| d <= 64).map(Command::Perft).ok_or(CommandError::Syntax),
+        [depth] if !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_digit()) => {
+            depth.parse::<u32>().ok().filter(|&d| d <= 64).map(Command::Perft).ok_or(CommandError::Syntax)
+        }
         _ => Err(CommandError::Syntax),
     }
 }
@@ -387,7 +393,11 @@ fn parse_seconds(text: &str) -> Result<f64, CommandError> {
     text.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9).ok_or(CommandError::Syntax)
 }
 
+/// A count: plain decimal digits.
 fn parse_count(text: &str) -> Result<u32, CommandError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(CommandError::Syntax);
+    }
     text.parse::<u32>().map_err(|_| CommandError::Syntax)
 }
 
@@ -410,14 +420,21 @@ fn parse_named_time_settings(args: &[String]) -> Result<Command, CommandError> {
     let control = match (kind.to_ascii_lowercase().as_str(), numbers) {
         ("none", []) => TimeControl::UNLIMITED,
         ("absolute", [main]) => TimeControl { system: TimeSystem::Absolute, main_time: parse_seconds(main)? },
-        ("byoyomi", [main, period, periods]) => TimeControl {
-            system: TimeSystem::Byoyomi { period: parse_seconds(period)?, periods: parse_count(periods)? },
-            main_time: parse_seconds(main)?,
-        },
+        ("byoyomi", [main, period, periods]) => {
+            let periods = parse_count(periods)?;
+            // Zero periods would leave the clock nothing to play with after the main time.
+            if periods == 0 {
+                return Err(CommandError::InvalidValue("byo-yomi needs at least one period"));
+            }
+            TimeControl {
+                system: TimeSystem::Byoyomi { period: parse_seconds(period)?, periods },
+                main_time: parse_seconds(main)?,
+            }
+        }
         ("canadian", [main, period, stones]) => {
             let stones = parse_count(stones)?;
             if stones == 0 {
-                return Err(CommandError::Syntax);
+                return Err(CommandError::InvalidValue("canadian time needs at least one stone per period"));
             }
             TimeControl {
                 system: TimeSystem::Canadian { period: parse_seconds(period)?, stones },

@@ -5,6 +5,10 @@
 //! the column and `Y` the row from the top. We answer `OK`, a move `X,Y`, the `ABOUT` line, or
 //! `ERROR …` / `UNKNOWN …`; `INFO` gets no answer. Everything is carried out through the same
 //! session commands a GTP controller would send, with the game fixed to Gomoku.
+//!
+//! Hostile input changes nothing it should not: an `INFO rule` during a game waits for the
+//! next one (a rule change restarts the game), lines are capped and stripped of control
+//! characters, and a `BOARD` block is bounded. Details: `protocol-specs/gtp.md`.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
@@ -12,9 +16,14 @@ use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::engine::{GtpError, Session};
 use crate::games::{Color, GO_COLUMN_LETTERS};
 use crate::protocol::command::{Command, ParamRequest};
+use crate::protocol::line::{CappedLine, read_line_capped};
 
 /// Seconds kept back from every Gomocup time limit for process and pipe delays.
 const LAG_SECONDS: f64 = 0.1;
+
+/// The longest line read; Gomocup lines are a few dozen bytes, so a longer one is skipped
+/// without being stored and answered `ERROR line too long`.
+const MAX_LINE_BYTES: usize = 4096;
 
 /// The Gomocup front end's state beyond the session: the board size (for coordinates) and the
 /// time limits the manager announced.
@@ -31,6 +40,9 @@ struct GomocupFrontEnd {
     moves: Vec<String>,
     /// The user's own `--max-time` (seconds, 0: none), a cap on every move's time.
     user_max_time: f64,
+    /// `exact_five` from an `INFO rule` that came during a game: a rule change restarts the
+    /// game, so it waits for the next `START`, `RECTSTART`, `RESTART` or `BOARD`.
+    pending_exact_five: Option<bool>,
 }
 
 /// Runs the Gomocup protocol on `input`/`output` until `END` or the end of input. Blocks.
@@ -47,6 +59,7 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         time_left_seconds: None,
         moves: Vec::new(),
         user_max_time: 0.0,
+        pending_exact_five: None,
     };
     front_end.user_max_time = front_end
         .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
@@ -54,28 +67,22 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         .and_then(|text| text.parse().ok())
         .unwrap_or(0.0);
     front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
-    let mut lines = BufReader::new(input).lines();
-    while let Some(line) = lines.next() {
-        let line = line.unwrap_or_default();
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let reply = match keyword.to_ascii_uppercase().as_str() {
-            "END" => break,
-            "BOARD" => {
-                let mut stones = Vec::new();
-                for line in lines.by_ref() {
-                    let line = line.unwrap_or_default();
-                    if line.trim().eq_ignore_ascii_case("DONE") {
-                        break;
+    let mut reader = BufReader::new(input);
+    while let Some(line) = next_line(&mut reader) {
+        let reply = match line {
+            Err(reply) => Some(reply),
+            Ok(line) if line.is_empty() => continue,
+            Ok(line) => {
+                let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((&line, ""));
+                match keyword.to_ascii_uppercase().as_str() {
+                    "END" => break,
+                    "BOARD" => {
+                        let stones = board_lines(&mut reader);
+                        front_end.board(stones)
                     }
-                    stones.push(line.trim().to_string());
+                    keyword => front_end.answer(keyword, rest.trim()),
                 }
-                front_end.board(&stones)
             }
-            keyword => front_end.answer(keyword, rest.trim()),
         };
         if let Some(reply) = reply {
             output.write_all(reply.as_bytes())?;
@@ -84,6 +91,44 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         }
     }
     Ok(())
+}
+
+/// The next line, trimmed, tabs as spaces and without other control characters (they would only garble the replies
+/// that quote it); `Err` with the reply for a line that is too long; `None` at the end of input
+/// or on a read error.
+fn next_line(reader: &mut impl BufRead) -> Option<Result<String, String>> {
+    match read_line_capped(reader, MAX_LINE_BYTES).ok()?? {
+        CappedLine::TooLong => Some(Err(format!("ERROR line too long (more than {MAX_LINE_BYTES} bytes)"))),
+        CappedLine::Line(raw) => {
+            let text: String = String::from_utf8_lossy(&raw)
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .filter(|c| !c.is_control())
+                .collect();
+            Some(Ok(text.trim().to_string()))
+        }
+    }
+}
+
+/// The lines of a `BOARD` block up to `DONE`. At most one line per cell of the largest board is
+/// kept; a block with more (or a line too long) is refused as a whole, after reading to `DONE`.
+fn board_lines(reader: &mut impl BufRead) -> Result<Vec<String>, String> {
+    const MAX_BOARD_LINES: usize = 25 * 25;
+    let mut stones = Vec::new();
+    let mut refusal = None;
+    while let Some(line) = next_line(reader) {
+        match line {
+            Ok(line) if line.eq_ignore_ascii_case("DONE") => break,
+            Ok(_) if stones.len() == MAX_BOARD_LINES => {
+                refusal.get_or_insert_with(|| format!("ERROR BOARD has more than {MAX_BOARD_LINES} stones"));
+            }
+            Ok(line) => stones.push(line),
+            Err(reply) => {
+                refusal.get_or_insert(reply);
+            }
+        }
+    }
+    refusal.map_or(Ok(stones), Err)
 }
 
 impl GomocupFrontEnd {
@@ -106,7 +151,7 @@ impl GomocupFrontEnd {
                 Some((width, height)) => self.start(width, height),
                 None => "ERROR RECTSTART needs width,height".to_string(),
             },
-            "RESTART" => match self.command(Command::ClearBoard) {
+            "RESTART" => match self.apply_pending_rule().and_then(|()| self.command(Command::ClearBoard)) {
                 Ok(_) => {
                     self.moves.clear();
                     "OK".to_string()
@@ -149,6 +194,9 @@ impl GomocupFrontEnd {
     }
 
     fn start(&mut self, width: usize, height: usize) -> String {
+        if let Err(error) = self.apply_pending_rule() {
+            return format!("ERROR {error}");
+        }
         match self.command(Command::BoardSize { width, height }) {
             Ok(_) => {
                 self.width = width;
@@ -183,23 +231,21 @@ impl GomocupFrontEnd {
             }
             "rule" => {
                 if let Ok(rule) = value.parse::<u32>() {
-                    let exact_five = if rule & 1 != 0 { "1" } else { "0" };
-                    let current = self
-                        .command(Command::ParamGame(ParamRequest::Get("exact_five".to_string())))
-                        .unwrap_or_default();
-                    // Changing a rule starts a new game, so only do it when the rule differs.
-                    if current != exact_five {
-                        let _ = self.command(Command::ParamGame(ParamRequest::Set(
-                            "exact_five".to_string(),
-                            exact_five.to_string(),
-                        )));
+                    let exact_five = rule & 1 != 0;
+                    self.pending_exact_five = Some(exact_five);
+                    // A rule change restarts the game, so during a game it waits for the next
+                    // one (the protocol lets INFO come at any time, and a manager may repeat its
+                    // settings mid-game); before the first stone it applies now.
+                    let game_running = self.session.game().moves_played() > 0 || !self.moves.is_empty();
+                    if !game_running {
+                        let _ = self.apply_pending_rule();
                     }
                     // Renju (4) and caro (8) are not supported: say so, as MESSAGE lines may
                     // come at any time.
                     if rule & !3 != 0 {
                         return Some(format!(
                             "MESSAGE rule {rule}: only freestyle and exact five are supported; playing {}",
-                            if rule & 1 != 0 { "exact five" } else { "freestyle" }
+                            if exact_five { "exact five" } else { "freestyle" }
                         ));
                     }
                 }
@@ -211,14 +257,18 @@ impl GomocupFrontEnd {
 
     /// `BOARD` … `DONE`: the whole position, `X,Y,1` our stones and `X,Y,2` the opponent's; we
     /// are to move, so we have as many stones as the opponent (we are Black) or one fewer.
-    fn board(&mut self, stones: &[String]) -> Option<String> {
+    fn board(&mut self, stones: Result<Vec<String>, String>) -> Option<String> {
         if !self.started {
             return Some("ERROR no game started (START first)".to_string());
         }
+        let stones = match stones {
+            Ok(stones) => stones,
+            Err(reply) => return Some(reply),
+        };
         let mut cells = Vec::new();
-        for stone in stones {
-            let mut parts = stone.split(',').map(str::trim);
-            let (Some(x), Some(y), Some(owner)) = (parts.next(), parts.next(), parts.next()) else {
+        for stone in &stones {
+            let parts: Vec<&str> = stone.split(',').map(str::trim).collect();
+            let &[x, y, owner] = parts.as_slice() else {
                 return Some(format!("ERROR malformed BOARD line '{stone}'"));
             };
             let Some(vertex) = self.vertex(&format!("{x},{y}")) else {
@@ -235,11 +285,30 @@ impl GomocupFrontEnd {
         let us = if own * 2 >= cells.len() { Color::Black } else { Color::White };
         let stones: Vec<(Color, String)> =
             cells.into_iter().map(|(ours, vertex)| (if ours { us } else { us.opponent() }, vertex)).collect();
+        // BOARD starts the game over from this position, so a rule change waiting for the next
+        // game applies first (it would clear the board after the set-up otherwise).
+        if let Err(error) = self.apply_pending_rule() {
+            return Some(format!("ERROR {error}"));
+        }
         if let Err(error) = self.command(Command::SetPosition(stones)) {
             return Some(format!("ERROR BOARD: {error}"));
         }
         self.moves.clear();
         Some(self.our_move_as(us))
+    }
+
+    /// Applies a rule change that waited for a new game; changes nothing when the rule is the
+    /// one in force (a change starts a new game).
+    fn apply_pending_rule(&mut self) -> Result<(), GtpError> {
+        let Some(exact_five) = self.pending_exact_five.take() else {
+            return Ok(());
+        };
+        let wanted = if exact_five { "1" } else { "0" };
+        let current = self.command(Command::ParamGame(ParamRequest::Get("exact_five".to_string())))?;
+        if current != wanted {
+            self.command(Command::ParamGame(ParamRequest::Set("exact_five".to_string(), wanted.to_string())))?;
+        }
+        Ok(())
     }
 
     fn our_move(&mut self) -> String {

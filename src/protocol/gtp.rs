@@ -2,22 +2,24 @@
 //! interrupt flag on `# interrupt`), the calling thread runs each command on the session and
 //! writes its reply, strictly in order.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::sync::mpsc;
 
 use super::command::{Command, parse_command};
-use super::line::{LineError, format_reply, is_interrupt, parse_command_line, preprocess};
+use super::line::{
+    CappedLine as Input, LineError, format_reply, is_interrupt, parse_command_line, preprocess, read_line_capped,
+};
 use crate::engine::{GtpError, InputSignals, Session};
 use std::sync::Arc;
 
-/// Lines longer than this are answered `? syntax error` without being kept in memory.
-pub const MAX_LINE_BYTES: usize = 8 << 20;
+/// Lines longer than this are answered `? syntax error` without being kept in memory. The
+/// longest real command (`set_position` on a full 25x25 board) is a few kilobytes; a line of
+/// a million one-letter arguments at this cap still parses in tens of megabytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// What the reader thread hands to the control thread.
-enum Input {
-    Line(Vec<u8>),
-    TooLong,
-}
+/// Lines read ahead while a command runs: enough for any pipelining controller; when they
+/// are taken up the reader waits, so a flood of input cannot fill memory.
+const MAX_PENDING_LINES: usize = 1024;
 
 /// Runs a GTP session until `quit` or the end of `input`. Blocks. Between commands, while no
 /// input is waiting, the session may ponder; the next line ends that at once.
@@ -56,6 +58,7 @@ fn respond(session: &mut Session, raw: &[u8], output: &mut impl Write) -> io::Re
             (command_line.id, parse_command(&command_line.name, &command_line.args).map_err(GtpError::from))
         }
     };
+    let id = id.as_deref();
     match command {
         Ok(Command::Analyze(request)) => {
             stream_reply(session, id, output, |session, emit| session.run_analysis(&request, true, emit).map(|()| None))
@@ -75,11 +78,11 @@ fn respond(session: &mut Session, raw: &[u8], output: &mut impl Write) -> io::Re
 /// ordinary `?` reply.
 fn stream_reply(
     session: &mut Session,
-    id: Option<u64>,
+    id: Option<&str>,
     output: &mut impl Write,
     run: impl FnOnce(&mut Session, &mut dyn FnMut(&str)) -> Result<Option<String>, GtpError>,
 ) -> io::Result<()> {
-    let header = format!("={} \n", id.map(|id| id.to_string()).unwrap_or_default());
+    let header = format!("={} \n", id.unwrap_or_default());
     let signals = session.input_signals();
     let mut started = false;
     let mut write_error = None;
@@ -132,7 +135,7 @@ pub fn answer(session: &mut Session, raw: &[u8]) -> Option<String> {
             (command_line.id, result)
         }
     };
-    Some(format_reply(id, &result.map_err(|error| error.to_string())))
+    Some(format_reply(id.as_deref(), &result.map_err(|error| error.to_string())))
 }
 
 /// Starts the reader thread. It signals a running search at once (the control thread may be
@@ -140,7 +143,7 @@ pub fn answer(session: &mut Session, raw: &[u8]) -> Option<String> {
 /// searches that end on input, the end of input stops searches without limits. Blank and
 /// comment lines are dropped here, so they neither count nor stop anything.
 fn spawn_reader(input: impl Read + Send + 'static, signals: Arc<InputSignals>) -> mpsc::Receiver<Input> {
-    let (sender, receiver) = mpsc::channel();
+    let (sender, receiver) = mpsc::sync_channel(MAX_PENDING_LINES);
     std::thread::Builder::new()
         .name("stdin-reader".to_string())
         .spawn(move || {
@@ -166,41 +169,6 @@ fn spawn_reader(input: impl Read + Send + 'static, signals: Arc<InputSignals>) -
         })
         .expect("cannot start the input reader thread");
     receiver
-}
-
-/// Reads one line without its newline; `None` at the end of input. A line longer than `limit`
-/// is skipped to its end and reported as [`Input::TooLong`].
-fn read_line_capped(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Input>> {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    let mut read_anything = false;
-    loop {
-        let buffer = reader.fill_buf()?;
-        if buffer.is_empty() {
-            break;
-        }
-        read_anything = true;
-        let (chunk, found_newline) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => (&buffer[..end], true),
-            None => (buffer, false),
-        };
-        if !too_long && line.len() + chunk.len() <= limit {
-            line.extend_from_slice(chunk);
-        } else {
-            too_long = true;
-            line = Vec::new();
-        }
-        let consumed = chunk.len() + usize::from(found_newline);
-        reader.consume(consumed);
-        if found_newline {
-            break;
-        }
-    }
-    Ok(match (read_anything, too_long) {
-        (false, _) => None,
-        (true, true) => Some(Input::TooLong),
-        (true, false) => Some(Input::Line(line)),
-    })
 }
 
 #[cfg(test)]
@@ -276,13 +244,5 @@ mod tests {
         let result = finished.recv_timeout(std::time::Duration::from_secs(30));
         drop(lines);
         assert_eq!(result, Ok(Err(io::ErrorKind::BrokenPipe)));
-    }
-
-    #[test]
-    fn long_lines_are_skipped_to_their_end() {
-        let mut reader = io::Cursor::new(b"abcdef\nxy\n".to_vec());
-        assert!(matches!(read_line_capped(&mut reader, 3), Ok(Some(Input::TooLong))));
-        assert!(matches!(read_line_capped(&mut reader, 3), Ok(Some(Input::Line(line))) if line == b"xy"));
-        assert!(matches!(read_line_capped(&mut reader, 3), Ok(None)));
     }
 }

@@ -17,11 +17,16 @@
 //! through the caller): the two boards would disagree from then on, and answering anything
 //! would only hide that. Details and examples: `protocol-specs/referee.md`.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 
 use crate::engine::{GtpError, Session};
 use crate::games::Color;
 use crate::protocol::command::{Command, ParamRequest};
+use crate::protocol::line::{CappedLine, read_line_capped};
+
+/// The longest line read: a cell name or a keyword is a few bytes, so a longer line is
+/// skipped without being stored and ends the game like any other line that is no move.
+const MAX_LINE_BYTES: usize = 4096;
 
 /// The referee front end's state beyond the session.
 struct RefereeFrontEnd {
@@ -56,8 +61,19 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         .execute(Command::ParamSearch(ParamRequest::Set("resign".to_string(), "0".to_string())))
         .map_err(|error| io::Error::other(error.to_string()))?;
     let mut front_end = RefereeFrontEnd { session, us: None, reflected: false, first_stone: None };
-    for (index, line) in BufReader::new(input).lines().enumerate() {
-        let line = line?;
+    let mut reader = BufReader::new(input);
+    let mut line_number = 0;
+    while let Some(line) = read_line_capped(&mut reader, MAX_LINE_BYTES)? {
+        line_number += 1;
+        let line = match line {
+            CappedLine::Line(raw) => String::from_utf8_lossy(&raw).into_owned(),
+            CappedLine::TooLong => {
+                return Err(protocol_error(line_number, "…", format!("longer than {MAX_LINE_BYTES} bytes")));
+            }
+        };
+        // A tab separates like a space; other control characters would only garble the error
+        // message that quotes the line.
+        let line: String = line.chars().map(|c| if c == '\t' { ' ' } else { c }).filter(|c| !c.is_control()).collect();
         let text = line.trim().to_ascii_lowercase();
         if text.is_empty() {
             continue;
@@ -65,7 +81,7 @@ pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Re
         if text == "finish" {
             break;
         }
-        let reply = front_end.answer(&text).map_err(|why| protocol_error(index + 1, line.trim(), why))?;
+        let reply = front_end.answer(&text).map_err(|why| protocol_error(line_number, line.trim(), why))?;
         if let Some(reply) = reply {
             output.write_all(reply.as_bytes())?;
             output.write_all(b"\n")?;
