@@ -240,9 +240,9 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// A bounds table of about 1/64 of the memory cap (8 bytes a slot).
+    /// A bounds table of about 1/128 of the memory cap (8 bytes a slot).
     fn new_bounds_table(params: &SearchParams) -> BoundsTable {
-        let slots = (params.max_memory_mb.max(1) * 1024 * 1024 / 64 / 8).max(1);
+        let slots = (params.max_memory_mb.max(1) * 1024 * 1024 / 128 / 8).max(1);
         BoundsTable::new(slots.ilog2().clamp(10, 24))
     }
 

@@ -442,31 +442,33 @@ impl<M: Copy> Arena<M> {
 /// One `AtomicU64` per slot: the key's upper 60 bits and the packed bounds in the low 4 bits,
 /// so a slot is read and written whole without locks. A newer entry replaces an older one in
 /// its slot; a lost entry only costs a proof found again.
+///
+/// The slots are allocated at the first proof, so sessions that never prove anything (most
+/// protocol sessions, every fuzz input that does not search) pay nothing for them.
 #[derive(Debug)]
 pub struct BoundsTable {
-    slots: Box<[AtomicU64]>,
+    bits: u32,
+    slots: OnceLock<Box<[AtomicU64]>>,
 }
 
 impl BoundsTable {
     /// A table of `2^bits` slots (8 bytes each).
     pub fn new(bits: u32) -> BoundsTable {
-        BoundsTable { slots: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key as usize) & (self.slots.len() - 1)]
+        BoundsTable { bits, slots: OnceLock::new() }
     }
 
     /// The bounds stored for `key`, if any.
     pub fn get(&self, key: u64) -> Option<Bounds> {
-        let entry = self.slot(key).load(Ordering::Relaxed);
+        let slots = self.slots.get()?;
+        let entry = slots[(key as usize) & (slots.len() - 1)].load(Ordering::Relaxed);
         (entry != 0 && entry & !0xF == key & !0xF).then(|| Bounds::unpack((entry & 0xF) as u8))
     }
 
     /// Stores what is known of `key` (only narrowed bounds are worth a slot).
     pub fn insert(&self, key: u64, bounds: Bounds) {
         if bounds != Bounds::OPEN {
-            self.slot(key).store((key & !0xF) | bounds.pack() as u64, Ordering::Relaxed);
+            let slots = self.slots.get_or_init(|| (0..1usize << self.bits).map(|_| AtomicU64::new(0)).collect());
+            slots[(key as usize) & (slots.len() - 1)].store((key & !0xF) | bounds.pack() as u64, Ordering::Relaxed);
         }
     }
 }
