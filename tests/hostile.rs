@@ -5,16 +5,16 @@
 //! Nothing here writes outside its own temporary directory. Subprocess waits have deadlines, so
 //! a hang fails a test instead of stalling the suite; no assertion is about speed.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{DEADLINE, Engine};
 use ponder::engine::Session;
 use ponder::protocol::gtp::answer;
-
-const DEADLINE: Duration = Duration::from_secs(30);
 
 /// A fresh directory under the system's temporary directory, removed on drop.
 struct TempDir(PathBuf);
@@ -47,96 +47,6 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The engine as a child process on pipes, with a deadline on every wait.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    replies: Receiver<String>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
-            .args(args)
-            .env("RUST_LOG", "off")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take();
-        let (sender, replies) = channel();
-        std::thread::spawn(move || {
-            let mut reply = String::new();
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if line.is_empty() {
-                    if sender.send(std::mem::take(&mut reply)).is_err() {
-                        break;
-                    }
-                } else {
-                    if !reply.is_empty() {
-                        reply.push('\n');
-                    }
-                    reply.push_str(&line);
-                }
-            }
-        });
-        Engine { child, stdin, replies }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn reply_within(&self, deadline: Duration) -> Option<String> {
-        match self.replies.recv_timeout(deadline) {
-            Ok(reply) => Some(reply),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed stdout"),
-        }
-    }
-
-    fn reply(&self) -> String {
-        self.reply_within(DEADLINE).unwrap_or_else(|| panic!("no reply within {DEADLINE:?}"))
-    }
-
-    fn reply_to(&mut self, text: &str) -> String {
-        self.send(text);
-        self.reply()
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    /// Waits for the process to end; `None` (and the process killed) after `deadline`.
-    fn exit_within(&mut self, deadline: Duration) -> Option<std::process::ExitStatus> {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return Some(status);
-            }
-            if started.elapsed() > deadline {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

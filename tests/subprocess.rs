@@ -1,96 +1,11 @@
 //! The engine as a GUI sees it: a child process on pipes. Every wait has a generous deadline, so
 //! a hang fails the test instead of stalling the suite; no assertion is about speed.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
 use std::time::{Duration, Instant};
 
-const DEADLINE: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    replies: Receiver<String>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ponder"));
-        command.args(args);
-        // Logging stays on where a test asks for it (-v), to check it never reaches stdout.
-        if !args.iter().any(|arg| arg.starts_with("-v")) {
-            command.env("RUST_LOG", "off");
-        }
-        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take();
-        let (sender, replies) = channel();
-        // Collects whole replies: lines up to the blank line that ends each one.
-        std::thread::spawn(move || {
-            let mut reply = String::new();
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if line.is_empty() {
-                    if sender.send(std::mem::take(&mut reply)).is_err() {
-                        break;
-                    }
-                } else {
-                    if !reply.is_empty() {
-                        reply.push('\n');
-                    }
-                    reply.push_str(&line);
-                }
-            }
-        });
-        Engine { child, stdin, replies }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn reply(&self) -> String {
-        match self.replies.recv_timeout(DEADLINE) {
-            Ok(reply) => reply,
-            Err(RecvTimeoutError::Timeout) => panic!("no reply within {DEADLINE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed stdout"),
-        }
-    }
-
-    fn reply_to(&mut self, text: &str) -> String {
-        self.send(text);
-        self.reply()
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    /// Waits for the process to end; panics after the deadline.
-    fn wait_for_exit(&mut self) -> std::process::ExitStatus {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            if started.elapsed() > DEADLINE {
-                let _ = self.child.kill();
-                panic!("the engine did not exit within {DEADLINE:?}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Engine;
 
 #[test]
 fn end_of_input_ends_the_engine_cleanly() {
@@ -108,7 +23,7 @@ fn quit_answers_and_exits() {
     engine.send("7 quit\nname\n");
     assert_eq!(engine.reply(), "=7 ");
     assert!(engine.wait_for_exit().success());
-    assert!(engine.replies.recv_timeout(Duration::from_secs(1)).is_err(), "nothing after quit");
+    assert!(engine.stays_silent_for(Duration::from_secs(1)), "nothing after quit");
 }
 
 #[test]
@@ -379,7 +294,7 @@ fn the_end_of_input_ends_every_long_solve_and_the_process() {
 fn a_command_line_waits_for_a_running_solve() {
     let mut engine = LONG_SOLVES[0].start();
     engine.send("name\n");
-    assert!(engine.replies.recv_timeout(Duration::from_millis(300)).is_err(), "the solve ended at a command line");
+    assert!(engine.stays_silent_for(Duration::from_millis(300)), "the solve ended at a command line");
     engine.send("# interrupt\n");
     assert_eq!(engine.reply(), "? interrupted");
     assert_eq!(engine.reply(), "= ponder");
