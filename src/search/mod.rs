@@ -373,10 +373,11 @@ impl<G: Game> Search<G> {
         let finished = AtomicBool::new(false);
         let this = &*self;
         std::thread::scope(|scope| {
+            let mut helpers = Vec::with_capacity(threads - 1);
             for thread_index in 1..threads {
                 let playouts = &playouts;
                 let finished = &finished;
-                scope.spawn(move || {
+                helpers.push(scope.spawn(move || {
                     let mut worker = this.worker(seed, thread_index);
                     // Counted in batches: one shared counter bumped by every thread after every
                     // playout is a cache line all cores fight over.
@@ -390,7 +391,7 @@ impl<G: Game> Search<G> {
                         }
                     }
                     playouts.fetch_add(unreported, Ordering::Relaxed);
-                });
+                }));
             }
             // The calling thread is worker 0: it also watches the limits, so one thread needs
             // no second OS thread and stays deterministic.
@@ -424,6 +425,11 @@ impl<G: Game> Search<G> {
                 }
             }
             finished.store(true, Ordering::Relaxed);
+            // Joined explicitly, so every helper has exited (not just finished its closure)
+            // when the search returns.
+            for helper in helpers {
+                let _ = helper.join();
+            }
             // A last report, so analysis always shows the final state of a search.
             if let Some((_, callback)) = progress.as_mut() {
                 callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
