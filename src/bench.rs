@@ -54,7 +54,56 @@ pub fn run_workload(game: Option<&str>, threads: usize) -> Result<Vec<BenchLine>
     let mut lines: Vec<BenchLine> =
         positions.into_iter().map(|position| run_position(position, threads)).collect::<Result<_, _>>()?;
     if game.is_none_or(|g| g == "reversi") {
+        lines.extend(reversi_midgames()?);
         lines.extend(reversi_endgames(threads));
+    }
+    Ok(lines)
+}
+
+/// Reversi midgame positions (from the start, the workload's opening and a position after 20
+/// moves) that the alpha-beta search with the embedded evaluation searches to a node limit.
+const REVERSI_MIDGAMES: [&[&str]; 3] = [
+    &[],
+    &["f5", "d6", "c3", "d3", "c4"],
+    &[
+        "e6", "f4", "g3", "g4", "c3", "c4", "b3", "e7", "g5", "h6", "f7", "h4", "f5", "g6", "d7", "e8", "f3", "d6",
+        "g8", "b2",
+    ],
+];
+
+/// The alpha-beta search's node limit per midgame position.
+const REVERSI_MIDGAME_NODES: u64 = 300_000;
+
+/// The alpha-beta search on the midgame positions: its nodes count in the signature.
+fn reversi_midgames() -> Result<Vec<BenchLine>, String> {
+    use crate::games::Game;
+    use crate::games::reversi::{Reversi, ReversiConfig};
+    use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
+    let evaluator = crate::knowledge::reversi_eval::embedded().map_err(|e| format!("reversi weights: {e}"))?;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let limits = MidgameLimits {
+        max_time: None,
+        target_time: None,
+        max_nodes: Some(REVERSI_MIDGAME_NODES),
+        max_depth: 60,
+        stop: &never,
+    };
+    let mut lines = Vec::new();
+    for moves in REVERSI_MIDGAMES {
+        let mut position = Reversi::new(&ReversiConfig);
+        for text in moves {
+            let mv = position.parse_move(text).map_err(|e| format!("bench move {text}: {e}"))?;
+            position.play(mv).map_err(|e| format!("bench move {text}: {e}"))?;
+        }
+        let started = Instant::now();
+        let result = search_midgame(&position, evaluator, &limits).ok_or("a bench position is over")?;
+        lines.push(BenchLine {
+            game: "reversi-ab",
+            moves: moves.len(),
+            playouts: 0,
+            nodes: result.nodes,
+            elapsed: started.elapsed(),
+        });
     }
     Ok(lines)
 }
@@ -91,6 +140,8 @@ fn run_position(position: &BenchPosition, threads: usize) -> Result<BenchLine, S
         ("seed", "1".to_string()),
         ("max_time", "0".to_string()),
         ("max_visits", position.visits.to_string()),
+        // The MCTS part of the workload: Reversi's alpha-beta has its own lines below.
+        ("alphabeta", "0".to_string()),
     ] {
         run(Command::ParamSearch(ParamRequest::Set(name.to_string(), value)))?;
     }

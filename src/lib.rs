@@ -2,13 +2,15 @@
 //! speaks GTP on stdin/stdout.
 //!
 //! Data flows one way: bytes → [`protocol`] (preprocess, parse) → command → [`engine`] session
-//! → [`games`] / [`search`] / [`solvers`] → result → [`protocol`] (format) → bytes.
+//! → [`games`] / [`search`] / [`solvers`] / [`knowledge`] → result → [`protocol`] (format) → bytes.
 
 pub mod bench;
 pub mod engine;
 pub mod games;
+pub mod knowledge;
 pub mod protocol;
 pub mod referee;
 pub mod search;
 pub mod sgf;
 pub mod solvers;
+pub mod train;

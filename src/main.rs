@@ -140,6 +140,59 @@ enum Tool {
     },
     /// Referees a match between two GTP engines (like gogui-twogtp).
     Match(MatchOptions),
+    /// Plays self-play games with randomised openings and writes their positions, labelled by
+    /// the exact solver where the empties allow, as shards (format: src/train/reversi_selfplay.rs).
+    Selfplay {
+        /// The game (reversi).
+        #[arg(long)]
+        game: String,
+        /// Seed of the run: the same seed gives the same shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games in all.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Shards the games are split into (one file each).
+        #[arg(long, default_value_t = 1)]
+        shards: usize,
+        /// Positions with at most this many empties are solved exactly.
+        #[arg(long, default_value_t = 16)]
+        solve_empties: u32,
+        /// The directory the shards are written to.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fits the evaluation weights to the shards of a directory, deterministically.
+    Train {
+        /// The game (reversi).
+        #[arg(long)]
+        game: String,
+        /// The directory of shards (`ponder selfplay --out`).
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// The weights file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Ridge penalty per weight, in squared discs.
+        #[arg(long, default_value_t = 10.0)]
+        ridge: f64,
+        /// Conjugate-gradient iterations per stage.
+        #[arg(long, default_value_t = 60)]
+        iterations: usize,
+    },
+    /// Prints the evaluation's mean absolute disc error per stage on the exactly solved
+    /// positions of a directory of shards (held-out data: shards not trained on).
+    EvalError {
+        /// The game (reversi).
+        #[arg(long)]
+        game: String,
+        /// The directory of shards.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// A weights file instead of the embedded one.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -219,6 +272,21 @@ fn main() -> ExitCode {
             check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
         }
         Some(Tool::Match(options)) => run_match(options),
+        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, out }) => only_reversi(&game).and_then(|()| {
+            let options =
+                ponder::train::reversi_selfplay::SelfplayOptions { seed, games, shards, solve_empties, out_dir: out };
+            ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
+        }),
+        Some(Tool::Train { game, data, out, ridge, iterations }) => only_reversi(&game).and_then(|()| {
+            if !(ridge.is_finite() && ridge > 0.0) {
+                return Err(format!("--ridge {ridge}: expected a positive number"));
+            }
+            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations };
+            ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
+        }),
+        Some(Tool::EvalError { game, data, weights }) => {
+            only_reversi(&game).and_then(|()| run_eval_error(&data, weights.as_deref()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -478,6 +546,44 @@ fn solve_connect4_test_set(text: &str) -> Result<(), String> {
     let wrong = report.solved.len() - report.correct();
     if wrong > 0 || !report.rejected.is_empty() {
         return Err(format!("{wrong} wrong, {} rejected", report.rejected.len()));
+    }
+    Ok(())
+}
+
+/// The training tools know Reversi only so far.
+fn only_reversi(game: &str) -> Result<(), String> {
+    if ["reversi", "othello"].contains(&game.to_ascii_lowercase().as_str()) {
+        Ok(())
+    } else {
+        Err(format!("--game {game}: only reversi has a trained evaluation so far"))
+    }
+}
+
+fn print_lines(lines: Vec<String>) {
+    for line in lines {
+        println!("{line}");
+    }
+}
+
+/// `ponder eval-error`: the per-stage error table.
+fn run_eval_error(data: &std::path::Path, weights: Option<&std::path::Path>) -> Result<(), String> {
+    use ponder::knowledge::reversi_eval::{self, Evaluator};
+    use ponder::knowledge::reversi_patterns::stage_empties;
+    let owned;
+    let evaluator = match weights {
+        Some(path) => {
+            let bytes = read_regular_file(path, 64 << 20).map_err(|why| format!("{}: {why}", path.display()))?;
+            owned = Evaluator::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?.0;
+            &owned
+        }
+        None => reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?,
+    };
+    let (samples, hash, files) = ponder::train::reversi_fit::load_shards(data)?;
+    println!("{files} shards, {} positions, data hash {hash:016x}", samples.len());
+    println!("stage empties solved mae_discs");
+    for (stage, count, error) in ponder::train::reversi_fit::stage_errors(evaluator, &samples) {
+        let empties = stage_empties(stage);
+        println!("{stage:>5} {:>2}-{:<2} {count:>7} {error:>8.2}", empties.start(), empties.end());
     }
     Ok(())
 }

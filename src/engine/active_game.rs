@@ -67,6 +67,34 @@ pub type LosingMovesHook<G> = fn(&G) -> Vec<<G as Game>::Move>;
 /// The `solved_move` hook: a verdict for the side to move, when the solver finds one in time.
 pub type SolvedMoveHook<G> = fn(&G, &SolveContext) -> Option<SolverVerdict<<G as Game>::Move>>;
 
+/// What a game's own move search (alpha-beta with a trained evaluation) may use.
+pub struct MidgameContext<'a> {
+    /// The search stops here whatever happens.
+    pub max_time: Option<Duration>,
+    /// The time the move should take when time saved carries over to later moves; `None`
+    /// lets the search run to `max_time`.
+    pub target_time: Option<Duration>,
+    /// The playout limit of `max_visits` or `level`, which the search turns into nodes.
+    pub max_visits: Option<u64>,
+    pub stop: &'a AtomicBool,
+}
+
+/// The move a game's own search chose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MidgameAnswer<M> {
+    pub mv: M,
+    /// The expected result for the side to move as a win rate in [0, 1].
+    pub value: f64,
+    pub nodes: u64,
+    pub pv: Vec<M>,
+    /// Set when the search saw every line to the end of the game.
+    pub proof: RootProof,
+}
+
+/// The hook of a game that plays `genmove` by its own search instead of MCTS (when the
+/// `alphabeta` search parameter is on); `None` hands the move to MCTS.
+pub type MidgameHook<G> = fn(&G, &MidgameContext) -> Option<MidgameAnswer<<G as Game>::Move>>;
+
 /// What a solver hook proved before `genmove` searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolverVerdict<M> {
@@ -172,6 +200,8 @@ pub struct GameState<G: Game> {
     pub(super) history: Vec<G>,
     search: Search<G>,
     solver: Option<SolverHooks<G>>,
+    /// The game's own move search, used by `genmove` instead of MCTS.
+    midgame: Option<MidgameHook<G>>,
     /// Whether `genmove` resigns when the search proves every move lost (MoHex does; off by
     /// default so that games like tic-tac-toe play a lost game to its end).
     resigns_proven_losses: bool,
@@ -189,6 +219,7 @@ impl<G: Game> GameState<G> {
             history: vec![start],
             search: Search::new(params.clone()),
             solver: None,
+            midgame: None,
             resigns_proven_losses: false,
             set_up_stones: None,
         }
@@ -204,6 +235,36 @@ impl<G: Game> GameState<G> {
     pub fn with_solver(mut self, solver: SolverHooks<G>) -> GameState<G> {
         self.solver = Some(solver);
         self
+    }
+
+    /// The same with its own move search for `genmove`.
+    pub fn with_midgame_search(mut self, search: MidgameHook<G>) -> GameState<G> {
+        self.midgame = Some(search);
+        self
+    }
+
+    /// The game's own search's move, when it has one and the `alphabeta` parameter is on.
+    fn midgame_move(&self, position: &G, request: &SearchRequest) -> Option<(G::Move, SearchSummary)> {
+        let search = self.midgame.filter(|_| self.search.params().alpha_beta)?;
+        let limits = &request.limits;
+        let context = MidgameContext {
+            max_time: limits.max_time,
+            target_time: limits.target_time.filter(|_| limits.stop_when_decided),
+            max_visits: limits.max_visits,
+            stop: request.stop,
+        };
+        let started = Instant::now();
+        let answer = search(position, &context)?;
+        let summary = SearchSummary {
+            mv: position.format_move(answer.mv),
+            playouts: answer.nodes,
+            reused_visits: 0,
+            elapsed: started.elapsed(),
+            value: answer.value,
+            proof: answer.proof,
+            pv: format_line(position, &answer.pv),
+        };
+        Some((answer.mv, summary))
     }
 
     fn current(&self) -> &G {
@@ -449,6 +510,14 @@ impl<G: Game> ActiveGame for GameState<G> {
         let solving = solve_started.elapsed();
         request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solving));
         request.limits.target_time = request.limits.target_time.map(|time| time.saturating_sub(solving));
+        if let Some((mv, summary)) = self.midgame_move(&position, &request) {
+            if commit {
+                let start = position.clone();
+                position.play(mv).map_err(play_error)?;
+                self.commit(start, position);
+            }
+            return Ok(GenMove::Move(summary.mv.clone(), Some(summary)));
+        }
         let result = self.run_search(&position, request);
         // Resign only a decided game: when the search proved every move lost (a value-based
         // threshold would give up games a weak opponent may still throw away).

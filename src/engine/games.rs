@@ -1,14 +1,18 @@
 //! The registry of games a session can switch to with `set_game`, with the exact solvers each
 //! game brings.
 
-use super::active_game::{ActiveGame, GameState, SolveContext, SolverHooks, SolverVerdict};
+use super::active_game::{
+    ActiveGame, GameState, MidgameAnswer, MidgameContext, SolveContext, SolverHooks, SolverVerdict,
+};
 use crate::games::Game;
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{Hex, HexConfig, HexMove};
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::nogo::{NoGo, NoGoConfig};
-use crate::games::reversi::{Reversi, ReversiConfig};
-use crate::search::SearchParams;
+use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
+use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
+use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
+use crate::search::{RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
 use crate::solvers::gomoku_tactics::{self, TacticsLimits};
 use crate::solvers::hex_solver::{self, SolveValue};
@@ -80,12 +84,16 @@ pub const GAMES: &[GameEntry] = &[
         name: "reversi",
         aliases: &["othello"],
         create: |params| {
-            Box::new(GameState::<Reversi>::new("reversi", ReversiConfig, params).with_solver(SolverHooks {
-                solve: solve_reversi,
-                solved_move: Some(reversi_solved_move),
-                vc_view: None,
-                losing_moves: None,
-            }))
+            Box::new(
+                GameState::<Reversi>::new("reversi", ReversiConfig, params)
+                    .with_solver(SolverHooks {
+                        solve: solve_reversi,
+                        solved_move: Some(reversi_solved_move),
+                        vc_view: None,
+                        losing_moves: None,
+                    })
+                    .with_midgame_search(reversi_midgame_move),
+            )
         },
     },
 ];
@@ -134,6 +142,56 @@ fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<Sol
         return None;
     }
     solve_endgame(position, &reversi_options(context))?.best_move.map(SolverVerdict::Play)
+}
+
+/// Alpha-beta nodes that stand for one playout of a `max_visits` or `level` limit: a random
+/// Reversi playout plays some 60 moves, about the work of this many evaluated nodes.
+const NODES_PER_PLAYOUT: u64 = 50;
+
+/// Disc differences turn into win rates along a logistic curve of this scale (a 10-disc lead
+/// is about a 78% win rate).
+const DISCS_PER_LOGIT: f64 = 8.0;
+
+/// In play: the move of the alpha-beta search with the trained evaluation; `None` (MCTS plays)
+/// when the embedded weights do not load.
+fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<MidgameAnswer<ReversiMove>> {
+    let evaluator = match reversi_eval::embedded() {
+        Ok(evaluator) => evaluator,
+        Err(error) => {
+            log::warn!("reversi evaluation unavailable ({error}); playing by MCTS");
+            return None;
+        }
+    };
+    let limits = MidgameLimits {
+        max_time: context.max_time,
+        target_time: context.target_time,
+        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
+        max_depth: 60,
+        stop: context.stop,
+    };
+    let result = search_midgame(position, evaluator, &limits)?;
+    let discs = f64::from(result.score) / f64::from(WEIGHT_UNIT);
+    log::info!(
+        "{} {}: alpha-beta depth {}, {:+.1} discs, {} nodes",
+        position.to_move(),
+        position.format_move(result.best_move),
+        result.depth,
+        discs,
+        result.nodes
+    );
+    let proof = match (result.exact, result.score.signum()) {
+        (false, _) => RootProof::Unknown,
+        (true, 1) => RootProof::Win,
+        (true, -1) => RootProof::Loss,
+        (true, _) => RootProof::Draw,
+    };
+    Some(MidgameAnswer {
+        mv: result.best_move,
+        value: 1.0 / (1.0 + (-discs / DISCS_PER_LOGIT).exp()),
+        nodes: result.nodes,
+        pv: result.pv,
+        proof,
+    })
 }
 
 /// `ponder-solve` for Hex: `win MOVE` or `loss` for the side to move (proof-number search over

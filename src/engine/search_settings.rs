@@ -114,6 +114,7 @@ impl SearchSettings {
             Param::bool("solver", self.params.solver),
             Param::bool("resign", self.params.resign),
             Param::string("resign_threshold", self.params.resign_threshold.to_string()),
+            Param::bool("alphabeta", self.params.alpha_beta),
         ]
     }
 
@@ -150,6 +151,7 @@ impl SearchSettings {
             "priors" => self.params.priors = crate::games::parse_bool_param(value).map_err(invalid)?,
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "alphabeta" => self.params.alpha_beta = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

@@ -5,6 +5,7 @@
 //! whether they stop a running search; the session owns one `Search` per game and calls it from
 //! its control thread.
 
+pub mod reversi_alphabeta;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -72,6 +73,9 @@ pub struct SearchParams {
     /// below this (and the move had [`RESIGN_MIN_VISITS`]); 0, the default, resigns only
     /// proven losses.
     pub resign_threshold: f64,
+    /// Games with a trained evaluation and an alpha-beta search (Reversi) play `genmove` by it;
+    /// off, they play by MCTS like the other games.
+    pub alpha_beta: bool,
 }
 
 impl SearchParams {
@@ -97,6 +101,7 @@ impl Default for SearchParams {
             solver: true,
             resign: true,
             resign_threshold: 0.0,
+            alpha_beta: true,
         }
     }
 }

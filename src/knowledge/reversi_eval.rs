@@ -1,0 +1,222 @@
+//! The trained Reversi evaluation: per game stage, a weight for every configuration of every
+//! pattern ([`super::reversi_patterns`]) and for each numeric feature; the value of a position
+//! is the sum of its features' weights, an estimate of the final disc difference for the side
+//! to move.
+//!
+//! Weights are integers in 1/[`WEIGHT_UNIT`] of a disc, as the weights file stores them.
+
+use std::sync::OnceLock;
+
+use super::reversi_patterns::{
+    FEATURE_SET, IMAGES, INSTANCES, NUMERIC_FEATURES, PATTERN_COUNT, STAGES, instance_indices, numeric_features,
+    stage_of, table_size,
+};
+use super::weights_format::{self, WeightsError, WeightsFile, WeightsHeader};
+
+/// Weights and evaluations are in 1/64 of a disc.
+pub const WEIGHT_UNIT: i32 = 64;
+
+/// The largest evaluation magnitude: every disc.
+pub const MAX_EVALUATION: i32 = 64 * WEIGHT_UNIT;
+
+/// The game name in the weights file.
+pub const GAME: &str = "reversi";
+
+/// The shipped weights, made by `ponder train --game reversi` (see `weights/README.md`).
+static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/reversi.weights");
+
+/// Where each pattern's table starts in a stage's concatenated tables.
+const TABLE_OFFSETS: [usize; PATTERN_COUNT + 1] = table_offsets();
+
+const fn table_offsets() -> [usize; PATTERN_COUNT + 1] {
+    let mut offsets = [0; PATTERN_COUNT + 1];
+    let mut pattern = 0;
+    while pattern < PATTERN_COUNT {
+        offsets[pattern + 1] = offsets[pattern] + table_size(pattern);
+        pattern += 1;
+    }
+    offsets
+}
+
+/// Pattern weights of one stage, all tables concatenated.
+pub const PATTERN_WEIGHTS_PER_STAGE: usize = TABLE_OFFSETS[PATTERN_COUNT];
+
+/// One stage's weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageWeights {
+    /// Every pattern's table, concatenated in [`super::reversi_patterns::BASE_PATTERNS`] order.
+    pub patterns: Vec<i16>,
+    /// The numeric features' weights, in [`NUMERIC_FEATURES`] order.
+    pub numeric: [i16; NUMERIC_FEATURES],
+}
+
+impl StageWeights {
+    fn zero() -> StageWeights {
+        StageWeights { patterns: vec![0; PATTERN_WEIGHTS_PER_STAGE], numeric: [0; NUMERIC_FEATURES] }
+    }
+}
+
+/// Where instance `instance`'s configuration `index` sits in a stage's pattern weights.
+pub fn weight_slot(instance: usize, index: u32) -> usize {
+    TABLE_OFFSETS[instance / IMAGES] + index as usize
+}
+
+/// A complete evaluation: weights for every stage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluator {
+    pub stages: Vec<StageWeights>,
+}
+
+impl Evaluator {
+    /// All weights zero: every position evaluates to 0.
+    pub fn zero() -> Evaluator {
+        Evaluator { stages: (0..STAGES).map(|_| StageWeights::zero()).collect() }
+    }
+
+    /// The estimated final disc difference for the side to move (discs `player`) against
+    /// `opponent`, in 1/[`WEIGHT_UNIT`] discs, within ±[`MAX_EVALUATION`].
+    pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        let empties = (!(player | opponent)).count_ones();
+        let stage = &self.stages[stage_of(empties)];
+        let indices = instance_indices(player, opponent);
+        let mut sum = 0i32;
+        for (instance, &index) in indices.iter().enumerate() {
+            sum += i32::from(stage.patterns[weight_slot(instance, index)]);
+        }
+        let numeric = numeric_features(player, opponent);
+        for (weight, value) in stage.numeric.iter().zip(numeric) {
+            sum += i32::from(*weight) * value as i32;
+        }
+        sum.clamp(-MAX_EVALUATION, MAX_EVALUATION)
+    }
+
+    /// The table sizes of the weights file, in file order: per stage, each pattern's table,
+    /// then the numeric weights.
+    pub fn file_table_sizes() -> Vec<usize> {
+        (0..STAGES).flat_map(|_| (0..PATTERN_COUNT).map(table_size).chain(std::iter::once(NUMERIC_FEATURES))).collect()
+    }
+
+    /// The weights file holding this evaluation.
+    pub fn to_file(&self, data_hash: u64, description: &str) -> WeightsFile {
+        let mut tables = Vec::new();
+        for stage in &self.stages {
+            for pattern in 0..PATTERN_COUNT {
+                tables.push(stage.patterns[TABLE_OFFSETS[pattern]..TABLE_OFFSETS[pattern + 1]].to_vec());
+            }
+            tables.push(stage.numeric.to_vec());
+        }
+        WeightsFile {
+            header: WeightsHeader {
+                game: GAME.to_string(),
+                feature_set: FEATURE_SET.to_string(),
+                data_hash,
+                description: description.to_string(),
+            },
+            tables,
+        }
+    }
+
+    /// Reads an evaluation from a weights file's bytes.
+    ///
+    /// # Errors
+    /// A [`WeightsError`] when the file is damaged or made for another game or feature set.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(Evaluator, WeightsHeader), WeightsError> {
+        let file = weights_format::decode(bytes, GAME, FEATURE_SET, &Self::file_table_sizes())?;
+        let mut tables = file.tables.into_iter();
+        let mut stages = Vec::with_capacity(STAGES);
+        for _ in 0..STAGES {
+            let mut patterns = Vec::with_capacity(PATTERN_WEIGHTS_PER_STAGE);
+            for _ in 0..PATTERN_COUNT {
+                patterns.extend(tables.next().expect("decode checked the table count"));
+            }
+            let numeric = tables.next().expect("decode checked the table count");
+            let numeric: [i16; NUMERIC_FEATURES] = numeric.try_into().expect("decode checked the table sizes");
+            stages.push(StageWeights { patterns, numeric });
+        }
+        Ok((Evaluator { stages }, file.header))
+    }
+}
+
+/// Number of pattern instances a position has (for feature vectors in training).
+pub const FEATURES_PER_POSITION: usize = INSTANCES;
+
+/// The shipped evaluation, read once from the weights embedded in the binary.
+///
+/// # Errors
+/// The embedded file's [`WeightsError`] (a build with a damaged or outdated weights file).
+pub fn embedded() -> Result<&'static Evaluator, &'static WeightsError> {
+    static EMBEDDED: OnceLock<Result<Evaluator, WeightsError>> = OnceLock::new();
+    EMBEDDED.get_or_init(|| Evaluator::from_bytes(EMBEDDED_WEIGHTS).map(|(evaluator, _)| evaluator)).as_ref()
+}
+
+/// The header of the shipped weights, for reports.
+pub fn embedded_header() -> Result<WeightsHeader, WeightsError> {
+    Evaluator::from_bytes(EMBEDDED_WEIGHTS).map(|(_, header)| header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::{Reversi, ReversiConfig};
+    use crate::games::testing::random_running_position;
+    use crate::games::{Color, Game};
+    use crate::knowledge::reversi_patterns::symmetric_bitboard;
+    use rand::{Rng, SeedableRng};
+
+    /// An evaluation with random weights everywhere: symmetry must hold whatever they are.
+    fn random_evaluator(seed: u64) -> Evaluator {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut evaluator = Evaluator::zero();
+        for stage in &mut evaluator.stages {
+            stage.patterns.iter_mut().for_each(|weight| *weight = rng.random_range(-40..=40));
+            stage.numeric.iter_mut().for_each(|weight| *weight = rng.random_range(-100..=100));
+        }
+        evaluator
+    }
+
+    #[test]
+    fn a_position_and_its_symmetric_images_evaluate_alike() {
+        let evaluator = random_evaluator(1);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(2);
+        let start = Reversi::new(&ReversiConfig);
+        let mut checked = 0;
+        for plies in [2, 10, 20, 30, 40, 50, 56] {
+            for _ in 0..10 {
+                let position = random_running_position(&start, &mut rng, plies);
+                let (player, opponent) = (position.player_discs(), position.opponent_discs());
+                let value = evaluator.evaluate(player, opponent);
+                for symmetry in 1..8 {
+                    let image = evaluator
+                        .evaluate(symmetric_bitboard(player, symmetry), symmetric_bitboard(opponent, symmetry));
+                    assert_eq!(image, value, "symmetry {symmetry} of\n{}", position.board_text());
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 70);
+        // Not a trivially constant evaluation: the values differ between positions.
+        let a = evaluator.evaluate(start.player_discs(), start.opponent_discs());
+        let b = evaluator.evaluate(start.opponent_discs(), start.player_discs());
+        let other = Reversi::from_bitboards(0xff, 0xff00, Color::Black).unwrap();
+        assert!(a != b || a != evaluator.evaluate(other.player_discs(), other.opponent_discs()));
+    }
+
+    #[test]
+    fn an_evaluator_round_trips_through_its_weights_file() {
+        let evaluator = random_evaluator(7);
+        let bytes = weights_format::encode(&evaluator.to_file(42, "test data"));
+        let (read, header) = Evaluator::from_bytes(&bytes).unwrap();
+        assert_eq!(read, evaluator);
+        assert_eq!(header.data_hash, 42);
+        assert_eq!(header.description, "test data");
+        assert_eq!(header.game, "reversi");
+        assert_eq!(header.feature_set, FEATURE_SET);
+    }
+
+    #[test]
+    fn the_embedded_weights_load() {
+        let evaluator = embedded().expect("the shipped weights file loads");
+        assert_eq!(evaluator.stages.len(), STAGES);
+        assert!(embedded_header().unwrap().description.contains("ponder train"));
+    }
+}

@@ -1,0 +1,268 @@
+//! The board patterns of the Reversi evaluation, in the tradition of Logistello, NTest and Edax.
+//!
+//! A pattern is an ordered list of squares; a configuration of it reads each square as empty
+//! (0), a disc of the side to move (1) or of the opponent (2) and forms the base-3 number with
+//! the first square as the lowest digit. Every base pattern below is placed on the board in all
+//! eight images under the board's symmetries (rotations and reflections), and the eight images
+//! share one weight table. An image that covers the same squares as another in a different order
+//! (the edge read from either end) is kept as well: the sum over all eight images then maps onto
+//! itself under every symmetry, so the evaluation of a position equals that of its symmetric
+//! images by construction, whatever the weights.
+//!
+//! Besides the patterns the evaluation has a few numeric features ([`NUMERIC_FEATURES`]):
+//! a constant, the mobility of each side and the parity of the empties.
+
+use crate::games::reversi::legal_move_mask;
+
+/// A base pattern: its name and squares as `(column, row)` with `a1` = (0, 0).
+pub struct BasePattern {
+    pub name: &'static str,
+    pub squares: &'static [(u8, u8)],
+}
+
+/// The base patterns, each with its eight images on the board.
+pub const BASE_PATTERNS: [BasePattern; 11] = [
+    BasePattern {
+        name: "corner3x3",
+        squares: &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
+    },
+    BasePattern {
+        name: "corner2x5",
+        squares: &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)],
+    },
+    BasePattern {
+        name: "edge+2x",
+        squares: &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (1, 1), (6, 1)],
+    },
+    BasePattern { name: "row2", squares: &[(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)] },
+    BasePattern { name: "row3", squares: &[(0, 2), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)] },
+    BasePattern { name: "row4", squares: &[(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 3)] },
+    BasePattern { name: "diagonal8", squares: &[(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7)] },
+    BasePattern { name: "diagonal7", squares: &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)] },
+    BasePattern { name: "diagonal6", squares: &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)] },
+    BasePattern { name: "diagonal5", squares: &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)] },
+    BasePattern { name: "diagonal4", squares: &[(4, 0), (5, 1), (6, 2), (7, 3)] },
+];
+
+/// Number of weight tables: one per base pattern.
+pub const PATTERN_COUNT: usize = BASE_PATTERNS.len();
+
+/// Images of each base pattern on the board.
+pub const IMAGES: usize = 8;
+
+/// Pattern instances on the board: every image of every base pattern.
+pub const INSTANCES: usize = PATTERN_COUNT * IMAGES;
+
+/// The numeric features, in weight order: constant, mobility of the side to move, mobility of
+/// the opponent, parity (1 when the number of empties is odd).
+pub const NUMERIC_FEATURES: usize = 4;
+
+/// The feature set's name, written into weights files so that a file made for other features
+/// is refused.
+pub const FEATURE_SET: &str = "reversi-patterns-1: corner3x3 corner2x5 edge+2x row2-4 diagonal4-8 x8 images; \
+                               constant mobility parity";
+
+/// The size of each base pattern's weight table: 3 to the power of its squares.
+pub const fn table_size(pattern: usize) -> usize {
+    3usize.pow(BASE_PATTERNS[pattern].squares.len() as u32)
+}
+
+/// The eight symmetries of the board as maps of (column, row).
+const fn symmetric_square(symmetry: usize, column: u8, row: u8) -> (u8, u8) {
+    let (column, row) = if symmetry & 4 != 0 { (row, column) } else { (column, row) };
+    let column = if symmetry & 1 != 0 { 7 - column } else { column };
+    let row = if symmetry & 2 != 0 { 7 - row } else { row };
+    (column, row)
+}
+
+/// Square index (`8 * row + column`) of square `position` of image `symmetry` of `pattern`.
+pub const fn instance_square(pattern: usize, symmetry: usize, position: usize) -> usize {
+    let (column, row) = BASE_PATTERNS[pattern].squares[position];
+    let (column, row) = symmetric_square(symmetry, column, row);
+    row as usize * 8 + column as usize
+}
+
+/// For each square, the instances it belongs to and its base-3 digit weight there. A square
+/// belongs to at most 16 instances (b2: two of each corner block, four edges, rows and
+/// diagonals); more would fail to compile, as the table is built at compile time.
+struct SquareMembership {
+    count: usize,
+    instances: [u8; 16],
+    powers: [u16; 16],
+}
+
+const MEMBERSHIP: [SquareMembership; 64] = build_membership();
+
+const fn build_membership() -> [SquareMembership; 64] {
+    let mut table = [const { SquareMembership { count: 0, instances: [0; 16], powers: [0; 16] } }; 64];
+    let mut pattern = 0;
+    while pattern < PATTERN_COUNT {
+        let mut symmetry = 0;
+        while symmetry < IMAGES {
+            let mut position = 0;
+            let mut power = 1u16;
+            while position < BASE_PATTERNS[pattern].squares.len() {
+                let square = instance_square(pattern, symmetry, position);
+                let entry = &mut table[square];
+                entry.instances[entry.count] = (pattern * IMAGES + symmetry) as u8;
+                entry.powers[entry.count] = power;
+                entry.count += 1;
+                power *= 3;
+                position += 1;
+            }
+            symmetry += 1;
+        }
+        pattern += 1;
+    }
+    table
+}
+
+/// The configuration index of every instance for the side to move's discs `player` and the
+/// opponent's `opponent`: instance `pattern * IMAGES + symmetry`.
+pub fn instance_indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
+    let mut indices = [0u32; INSTANCES];
+    add_discs(&mut indices, player, 1);
+    add_discs(&mut indices, opponent, 2);
+    indices
+}
+
+fn add_discs(indices: &mut [u32; INSTANCES], discs: u64, digit: u32) {
+    let mut remaining = discs;
+    while remaining != 0 {
+        let membership = &MEMBERSHIP[remaining.trailing_zeros() as usize];
+        for k in 0..membership.count {
+            indices[membership.instances[k] as usize] += digit * u32::from(membership.powers[k]);
+        }
+        remaining &= remaining - 1;
+    }
+}
+
+/// The numeric features of a position, in [`NUMERIC_FEATURES`] order.
+pub fn numeric_features(player: u64, opponent: u64) -> [f64; NUMERIC_FEATURES] {
+    let empties = (!(player | opponent)).count_ones();
+    [
+        1.0,
+        f64::from(legal_move_mask(player, opponent).count_ones()),
+        f64::from(legal_move_mask(opponent, player).count_ones()),
+        f64::from(empties & 1),
+    ]
+}
+
+/// Game stages by empties: 1-4 empties is stage 0, ..., 57-60 stage 14.
+pub const STAGES: usize = 15;
+
+/// Empties per stage.
+pub const EMPTIES_PER_STAGE: u32 = 4;
+
+/// The stage of a position with `empties` empty squares (0 and 1-4 share stage 0).
+pub fn stage_of(empties: u32) -> usize {
+    (empties.saturating_sub(1) / EMPTIES_PER_STAGE).min(STAGES as u32 - 1) as usize
+}
+
+/// The empties a stage covers, fewest first.
+pub fn stage_empties(stage: usize) -> std::ops::RangeInclusive<u32> {
+    let low = stage as u32 * EMPTIES_PER_STAGE + 1;
+    low..=low + EMPTIES_PER_STAGE - 1
+}
+
+/// The image of the bitboard `discs` under symmetry `symmetry` (0..8), as [`instance_square`]
+/// maps squares.
+pub fn symmetric_bitboard(discs: u64, symmetry: usize) -> u64 {
+    let mut image = 0u64;
+    let mut remaining = discs;
+    while remaining != 0 {
+        let square = remaining.trailing_zeros() as usize;
+        let (column, row) = symmetric_square(symmetry, (square % 8) as u8, (square / 8) as u8);
+        image |= 1u64 << (row as usize * 8 + column as usize);
+        remaining &= remaining - 1;
+    }
+    image
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// A configuration index by reading the squares one by one: the slow reference.
+    fn index_by_reading(player: u64, opponent: u64, pattern: usize, symmetry: usize) -> u32 {
+        let mut index = 0;
+        for position in (0..BASE_PATTERNS[pattern].squares.len()).rev() {
+            let square = instance_square(pattern, symmetry, position);
+            let digit = if player >> square & 1 != 0 {
+                1
+            } else if opponent >> square & 1 != 0 {
+                2
+            } else {
+                0
+            };
+            index = index * 3 + digit;
+        }
+        index
+    }
+
+    #[test]
+    fn indices_match_a_square_by_square_reading_and_fit_their_tables() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for _ in 0..500 {
+            let occupied: u64 = rng.random();
+            let player = occupied & rng.random::<u64>();
+            let opponent = occupied & !player;
+            let indices = instance_indices(player, opponent);
+            for pattern in 0..PATTERN_COUNT {
+                for symmetry in 0..IMAGES {
+                    let index = indices[pattern * IMAGES + symmetry];
+                    assert_eq!(index, index_by_reading(player, opponent, pattern, symmetry));
+                    assert!((index as usize) < table_size(pattern));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_symmetry_permutes_the_instances_of_each_pattern() {
+        // The multiset of configuration indices of one pattern's images is the same for a
+        // position and its symmetric images: this is what makes the evaluation invariant.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        for _ in 0..200 {
+            let occupied: u64 = rng.random();
+            let player = occupied & rng.random::<u64>();
+            let opponent = occupied & !player;
+            let indices = instance_indices(player, opponent);
+            for symmetry in 0..8 {
+                let image =
+                    instance_indices(symmetric_bitboard(player, symmetry), symmetric_bitboard(opponent, symmetry));
+                for pattern in 0..PATTERN_COUNT {
+                    let mut original: Vec<u32> = indices[pattern * IMAGES..][..IMAGES].to_vec();
+                    let mut moved: Vec<u32> = image[pattern * IMAGES..][..IMAGES].to_vec();
+                    original.sort_unstable();
+                    moved.sort_unstable();
+                    assert_eq!(original, moved, "pattern {} symmetry {symmetry}", BASE_PATTERNS[pattern].name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_distinct_and_map_the_board_onto_itself() {
+        let marker = 0b1011u64 | 1 << 17; // no symmetry fixes this shape
+        let mut images: Vec<u64> = (0..8).map(|s| symmetric_bitboard(marker, s)).collect();
+        assert!(images.iter().all(|image| image.count_ones() == marker.count_ones()));
+        images.sort_unstable();
+        images.dedup();
+        assert_eq!(images.len(), 8);
+    }
+
+    #[test]
+    fn stages_cover_the_empties_in_order() {
+        assert_eq!(stage_of(1), 0);
+        assert_eq!(stage_of(4), 0);
+        assert_eq!(stage_of(5), 1);
+        assert_eq!(stage_of(60), STAGES - 1);
+        for stage in 0..STAGES {
+            for empties in stage_empties(stage) {
+                assert_eq!(stage_of(empties), stage);
+            }
+        }
+    }
+}

@@ -1,0 +1,464 @@
+//! Reversi midgame search: principal variation search (negamax alpha-beta with null windows)
+//! under iterative deepening, a transposition table, move ordering by shallow searches and the
+//! trained evaluation ([`crate::knowledge::reversi_eval`]), which scores the leaves.
+//!
+//! Scores are in 1/[`WEIGHT_UNIT`] discs for the side to move; a finished game scores its exact
+//! final disc difference (empties to the winner) in the same unit, so a search that reaches the
+//! end of the game everywhere is exact. The search runs on one thread and is deterministic for
+//! a node or depth limit; time limits and the stop flag are checked every
+//! [`NODES_PER_CHECK`] nodes (a few milliseconds at most).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::games::Game;
+use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
+use crate::knowledge::reversi_eval::{Evaluator, WEIGHT_UNIT};
+
+/// Beyond every score.
+const INFINITY: i32 = 30_000;
+
+/// Nodes between two looks at the clock and the stop flag.
+pub const NODES_PER_CHECK: u64 = 1024;
+
+/// The transposition table holds 2^TABLE_BITS entries (24 bytes each: 6 MiB).
+const TABLE_BITS: u32 = 18;
+
+/// Nodes at least this far from the leaves order their moves by a shallow search of each child.
+const SORT_SEARCH_DEPTH: u32 = 6;
+
+/// Nodes at least this far from the leaves (and below [`SORT_SEARCH_DEPTH`]) order their moves
+/// by the evaluation of each child; nearer the leaves, by the opponent's mobility.
+const SORT_EVALUATION_DEPTH: u32 = 2;
+
+/// A new iteration starts only while this share of the target time is left unused: each
+/// iteration takes several times the one before it.
+const NEXT_ITERATION_SHARE: f64 = 0.3;
+
+/// What ends a search.
+pub struct MidgameLimits<'a> {
+    /// The search stops here whatever it is doing.
+    pub max_time: Option<Duration>,
+    /// No new iteration starts after [`NEXT_ITERATION_SHARE`] of this; without it the
+    /// iterations go on to `max_time` (or another limit), the last one cut short.
+    pub target_time: Option<Duration>,
+    pub max_nodes: Option<u64>,
+    /// The deepest iteration.
+    pub max_depth: u32,
+    /// Set from another thread to end the search with the best move found so far.
+    pub stop: &'a AtomicBool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MidgameResult {
+    pub best_move: ReversiMove,
+    /// The move's score for the side to move, in 1/[`WEIGHT_UNIT`] discs.
+    pub score: i32,
+    /// The deepest iteration completed (0: only the first iteration's partial result).
+    pub depth: u32,
+    pub nodes: u64,
+    /// The expected line, starting with `best_move`.
+    pub pv: Vec<ReversiMove>,
+    /// Whether the score is exact: every line was searched to the end of the game.
+    pub exact: bool,
+}
+
+/// Searches `position` for the side to move within `limits`; `None` when the game is over.
+/// A side that must pass gets [`ReversiMove::PASS`] without a search. Blocks until a limit is
+/// reached or the stop flag is set.
+pub fn search_midgame(position: &Reversi, evaluator: &Evaluator, limits: &MidgameLimits) -> Option<MidgameResult> {
+    if position.outcome().is_some() {
+        return None;
+    }
+    let (player, opponent) = (position.player_discs(), position.opponent_discs());
+    if legal_move_mask(player, opponent) == 0 {
+        let score = -evaluator.evaluate(opponent, player);
+        return Some(MidgameResult {
+            best_move: ReversiMove::PASS,
+            score,
+            depth: 0,
+            nodes: 1,
+            pv: vec![ReversiMove::PASS],
+            exact: false,
+        });
+    }
+    let mut searcher = Searcher::new(evaluator, limits);
+    Some(searcher.iterative_deepening(player, opponent, limits))
+}
+
+/// One transposition table entry: the position itself (so a hit is never a collision), bounds
+/// on its score, the depth they hold for and the best move.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i16,
+    upper: i16,
+    depth: u8,
+    best: u8,
+}
+
+const NO_MOVE: u8 = 255;
+
+struct Searcher<'a> {
+    evaluator: &'a Evaluator,
+    table: Vec<Entry>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    aborted: bool,
+}
+
+/// A well-mixed table slot for a position.
+fn table_slot(player: u64, opponent: u64) -> usize {
+    let mixed = (player ^ opponent.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    (mixed >> (64 - TABLE_BITS)) as usize
+}
+
+/// The final score for `player` when neither side can move, empties to the winner, in
+/// evaluation units.
+fn final_score(player: u64, opponent: u64) -> i32 {
+    let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
+    let empties = 64 - (player | opponent).count_ones() as i32;
+    let score = match difference.signum() {
+        1 => difference + empties,
+        -1 => difference - empties,
+        _ => 0,
+    };
+    score * WEIGHT_UNIT
+}
+
+/// The position after `player` plays `square`, from the new side to move's view.
+fn play(player: u64, opponent: u64, square: usize) -> (u64, u64) {
+    let flipped = flipped_discs(player, opponent, square);
+    (opponent & !flipped, player | flipped | 1u64 << square)
+}
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+impl<'a> Searcher<'a> {
+    fn new(evaluator: &'a Evaluator, limits: &MidgameLimits<'a>) -> Searcher<'a> {
+        Searcher {
+            evaluator,
+            table: vec![Entry::default(); 1 << TABLE_BITS],
+            nodes: 0,
+            deadline: limits.max_time.map(|time| Instant::now() + time),
+            max_nodes: limits.max_nodes,
+            stop: limits.stop,
+            aborted: false,
+        }
+    }
+
+    fn check_limits(&mut self) {
+        self.aborted = self.stop.load(Ordering::Relaxed)
+            || self.max_nodes.is_some_and(|most| self.nodes >= most)
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    }
+
+    /// Deepens one ply at a time until a limit, keeping the best move of the last completed
+    /// iteration (or of an interrupted one, where its first move was searched in full).
+    fn iterative_deepening(&mut self, player: u64, opponent: u64, limits: &MidgameLimits) -> MidgameResult {
+        let started = Instant::now();
+        let empties = (!(player | opponent)).count_ones();
+        // 1. Root moves, first ordered by their evaluation.
+        let mut root: Vec<(usize, i32)> = squares(legal_move_mask(player, opponent))
+            .map(|square| {
+                let (child_player, child_opponent) = play(player, opponent, square);
+                (square, -self.evaluator.evaluate(child_player, child_opponent))
+            })
+            .collect();
+        root.sort_by_key(|&(_, score)| -score);
+        let mut best = (root[0].0, root[0].1);
+        let mut completed_depth = 0;
+        let mut exact = false;
+        for depth in 1..=limits.max_depth.max(1) {
+            // 2. One iteration: PVS over the root moves, best first. A stop raised before it
+            // (or during the one before) is seen at once, not after the first nodes.
+            self.check_limits();
+            if self.aborted {
+                break;
+            }
+            let (iteration_best, searched) = self.search_root(player, opponent, depth, &mut root);
+            if self.aborted {
+                // The first move searched in full gives a sound choice; a later move replaced
+                // it only by a full-window score above it.
+                if let Some(found) = iteration_best.filter(|_| searched > 0) {
+                    best = found;
+                }
+                break;
+            }
+            best = iteration_best.expect("a completed iteration searched every move");
+            completed_depth = depth;
+            root.sort_by_key(|&(_, score)| -score);
+            // 3. Stop when the game is searched to its end, or when the next iteration would not
+            // fit in the target time.
+            if depth >= empties {
+                exact = true;
+                break;
+            }
+            if limits
+                .target_time
+                .is_some_and(|target| started.elapsed().as_secs_f64() > target.as_secs_f64() * NEXT_ITERATION_SHARE)
+            {
+                break;
+            }
+        }
+        let pv = self.principal_variation(player, opponent, best.0);
+        MidgameResult {
+            best_move: ReversiMove::square(best.0),
+            score: best.1,
+            depth: completed_depth,
+            nodes: self.nodes,
+            pv,
+            exact,
+        }
+    }
+
+    /// One root iteration: the best (move, score) so far and how many moves were searched in
+    /// full. Updates each move's score for the next iteration's order.
+    fn search_root(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        depth: u32,
+        root: &mut [(usize, i32)],
+    ) -> (Option<(usize, i32)>, usize) {
+        let mut alpha = -INFINITY;
+        let mut best = None;
+        for (searched, entry) in root.iter_mut().enumerate() {
+            let (child_player, child_opponent) = play(player, opponent, entry.0);
+            let score = if searched == 0 {
+                -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, INFINITY)
+            } else {
+                let probe = -self.negamax(child_player, child_opponent, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && !self.aborted {
+                    -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return (best, searched);
+            }
+            entry.1 = score;
+            if score > alpha {
+                alpha = score;
+                best = Some((entry.0, score));
+            }
+        }
+        (best, root.len())
+    }
+
+    /// Fail-soft negamax with PVS: the score of (`player`, `opponent`) searched `depth` plies
+    /// (passes not counted), exact when outside (`alpha`, `beta`) only as a bound.
+    fn negamax(&mut self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(NODES_PER_CHECK) {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = legal_move_mask(player, opponent);
+        if moves == 0 {
+            if legal_move_mask(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.negamax(opponent, player, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return self.evaluator.evaluate(player, opponent);
+        }
+        // 1. The table: a cutoff from a deep enough entry, else its move to try first.
+        let slot = table_slot(player, opponent);
+        let entry = self.table[slot];
+        let mut table_move = NO_MOVE;
+        if entry.player == player && entry.opponent == opponent {
+            if u32::from(entry.depth) >= depth {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+            table_move = entry.best;
+        }
+        // 2. PVS over the ordered moves.
+        let ordered = self.ordered_moves(player, opponent, moves, depth, table_move);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for (index, &square) in ordered.iter().enumerate() {
+            let (child_player, child_opponent) = play(player, opponent, square as usize);
+            let score = if index == 0 {
+                -self.negamax(child_player, child_opponent, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(child_player, child_opponent, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.negamax(child_player, child_opponent, depth - 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = square;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // 3. Store the bound the search proved.
+        let lower = if best_score > original_alpha { best_score } else { -INFINITY };
+        let upper = if best_score < beta { best_score } else { INFINITY };
+        self.table[slot] =
+            Entry { player, opponent, lower: lower as i16, upper: upper as i16, depth: depth as u8, best: best_move };
+        best_score
+    }
+
+    /// The moves of `moves`, the table move first, then best first by a shallow search, the
+    /// evaluation or the opponent's mobility, depending on how far the leaves are.
+    fn ordered_moves(&mut self, player: u64, opponent: u64, moves: u64, depth: u32, table_move: u8) -> Vec<u8> {
+        let mut scored: Vec<(u8, i32)> = squares(moves)
+            .map(|square| {
+                let (child_player, child_opponent) = play(player, opponent, square);
+                let score = if square as u8 == table_move {
+                    INFINITY
+                } else if depth >= SORT_SEARCH_DEPTH {
+                    -self.negamax(child_player, child_opponent, depth / 4, -INFINITY, INFINITY)
+                } else if depth >= SORT_EVALUATION_DEPTH {
+                    -self.evaluator.evaluate(child_player, child_opponent)
+                } else {
+                    // Fastest first: fewest replies, corners counted twice.
+                    let replies = legal_move_mask(child_player, child_opponent);
+                    -(replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
+                };
+                (square as u8, score)
+            })
+            .collect();
+        scored.sort_by_key(|&(_, score)| -score);
+        scored.into_iter().map(|(square, _)| square).collect()
+    }
+
+    /// The line the table holds from the root after `first`.
+    fn principal_variation(&self, mut player: u64, mut opponent: u64, first: usize) -> Vec<ReversiMove> {
+        let mut line = vec![ReversiMove::square(first)];
+        (player, opponent) = play(player, opponent, first);
+        while line.len() < 60 {
+            if legal_move_mask(player, opponent) == 0 {
+                break;
+            }
+            let entry = self.table[table_slot(player, opponent)];
+            if entry.player != player || entry.opponent != opponent || entry.best == NO_MOVE {
+                break;
+            }
+            let square = entry.best as usize;
+            if legal_move_mask(player, opponent) >> square & 1 == 0 {
+                break;
+            }
+            line.push(ReversiMove::square(square));
+            (player, opponent) = play(player, opponent, square);
+        }
+        line
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+fn squares(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let square = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            square
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Color;
+    use crate::games::reversi::ReversiConfig;
+    use crate::games::testing::random_running_position;
+    use crate::solvers::reversi_endgame::{SolveOptions, solve_endgame};
+    use rand::SeedableRng;
+
+    fn limits(stop: &AtomicBool, max_depth: u32) -> MidgameLimits<'_> {
+        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop }
+    }
+
+    #[test]
+    fn a_search_to_the_end_agrees_with_the_exact_solver() {
+        // With a depth beyond the empties, every leaf is a finished game: the score must be the
+        // solver's, whatever the evaluation (here all zero), and the move must reach it.
+        let never = AtomicBool::new(false);
+        let evaluator = Evaluator::zero();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let start = Reversi::new(&ReversiConfig);
+        let mut checked = 0;
+        while checked < 12 {
+            let position = random_running_position(&start, &mut rng, 51);
+            if position.placement_mask() == 0 {
+                continue;
+            }
+            let empties = position.empty_squares().count_ones();
+            let result = search_midgame(&position, &evaluator, &limits(&never, empties + 2)).unwrap();
+            let solved = solve_endgame(&position, &SolveOptions::default()).unwrap();
+            assert!(result.exact);
+            assert_eq!(result.score, solved.score * WEIGHT_UNIT, "{}", position.board_text());
+            let mut after = position.clone();
+            after.play(result.best_move).unwrap();
+            let reply = solve_endgame(&after, &SolveOptions::default()).unwrap();
+            assert_eq!(-reply.score, solved.score, "the chosen move keeps the exact score");
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_search_with_a_legal_move() {
+        let stop = AtomicBool::new(true);
+        let position = Reversi::new(&ReversiConfig);
+        let result = search_midgame(&position, &Evaluator::zero(), &limits(&stop, 60)).unwrap();
+        assert!(position.is_legal(result.best_move));
+        assert_eq!(result.depth, 0);
+        // The same search unstopped runs every iteration asked for.
+        let never = AtomicBool::new(false);
+        let full = search_midgame(&position, &Evaluator::zero(), &limits(&never, 3)).unwrap();
+        assert_eq!(full.depth, 3);
+        assert!(full.nodes > result.nodes);
+    }
+
+    #[test]
+    fn a_node_limit_gives_the_same_move_twice() {
+        let never = AtomicBool::new(false);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let position = random_running_position(&Reversi::new(&ReversiConfig), &mut rng, 20);
+        let evaluator = crate::knowledge::reversi_eval::embedded().unwrap();
+        let limited = MidgameLimits { max_nodes: Some(20_000), ..limits(&never, 60) };
+        let first = search_midgame(&position, evaluator, &limited).unwrap();
+        let second = search_midgame(&position, evaluator, &limited).unwrap();
+        assert_eq!(first, second);
+        assert!(first.nodes >= 20_000 && first.nodes < 20_000 + NODES_PER_CHECK);
+    }
+
+    #[test]
+    fn a_side_without_placements_passes_and_a_finished_game_has_no_move() {
+        let never = AtomicBool::new(false);
+        let must_pass = Reversi::from_bitboards(0b110, 1, Color::Black).unwrap();
+        let result = search_midgame(&must_pass, &Evaluator::zero(), &limits(&never, 5)).unwrap();
+        assert_eq!(result.best_move, ReversiMove::PASS);
+        let over = Reversi::from_bitboards(1, 1 << 63, Color::Black).unwrap();
+        assert_eq!(search_midgame(&over, &Evaluator::zero(), &limits(&never, 5)), None);
+    }
+}
