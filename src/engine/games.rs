@@ -283,6 +283,59 @@ mod tests {
     use crate::games::Color;
     use crate::protocol::gtp::answer;
 
+    /// Runs `commands` in a fresh Reversi session, each answered with success; returns the last
+    /// reply and the MCTS tree's node count after it.
+    fn reversi_session_reply(commands: &[String]) -> (String, u64) {
+        let mut session = Session::new("reversi").unwrap();
+        let mut last = String::new();
+        for command in commands {
+            last = answer(&mut session, command.as_bytes()).unwrap();
+            assert!(last.starts_with('='), "{command}: {last}");
+        }
+        let stats = answer(&mut session, b"ponder-stats").unwrap();
+        let nodes = stats.lines().find_map(|line| line.trim_start_matches("= ").strip_prefix("nodes ")).unwrap();
+        (last, nodes.trim().parse().unwrap())
+    }
+
+    #[test]
+    fn reversi_genmove_plays_the_alpha_beta_move_deterministically() {
+        let commands = |alpha_beta: u8| -> Vec<String> {
+            [
+                "param_search max_time 0",
+                "param_search max_visits 100",
+                "param_search seed 3",
+                &format!("param_search alphabeta {alpha_beta}"),
+                "play b f5",
+                "play w d6",
+                "genmove b",
+            ]
+            .map(String::from)
+            .to_vec()
+        };
+        let (first, tree) = reversi_session_reply(&commands(1));
+        let (second, _) = reversi_session_reply(&commands(1));
+        assert_eq!(first, second);
+        // The alpha-beta search decided, at the node limit the visits stand for: no MCTS tree.
+        assert_eq!(tree, 0);
+        let mut position = Reversi::new(&ReversiConfig);
+        for text in ["f5", "d6"] {
+            position.play(position.parse_move(text).unwrap()).unwrap();
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits = MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: Some(100 * NODES_PER_PLAYOUT),
+            max_depth: 60,
+            stop: &never,
+        };
+        let expected = search_midgame(&position, reversi_eval::embedded().unwrap(), &limits).unwrap();
+        assert_eq!(first.trim(), format!("= {}", position.format_move(expected.best_move)));
+        // With alphabeta 0 the MCTS plays, and leaves its tree.
+        let (_, tree) = reversi_session_reply(&commands(0));
+        assert!(tree > 0);
+    }
+
     #[test]
     fn hex_genmove_plays_inside_the_must_play_region() {
         use rand::SeedableRng;
