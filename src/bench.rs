@@ -61,7 +61,7 @@ pub fn run_workload(game: Option<&str>, threads: usize) -> Result<Vec<BenchLine>
 }
 
 /// Reversi midgame positions (from the start, the workload's opening and a position after 20
-/// moves) that the alpha-beta search with the embedded evaluation searches to a node limit.
+/// moves) that the alpha-beta search with the embedded evaluation searches to a fixed depth.
 const REVERSI_MIDGAMES: [&[&str]; 3] = [
     &[],
     &["f5", "d6", "c3", "d3", "c4"],
@@ -71,8 +71,9 @@ const REVERSI_MIDGAMES: [&[&str]; 3] = [
     ],
 ];
 
-/// The alpha-beta search's node limit per midgame position.
-const REVERSI_MIDGAME_NODES: u64 = 300_000;
+/// The alpha-beta search's depth on the midgame positions: a depth, not a node limit, so that
+/// the node count changes with the search and the evaluation.
+const REVERSI_MIDGAME_DEPTH: u32 = 9;
 
 /// The alpha-beta search on the midgame positions: its nodes count in the signature.
 fn reversi_midgames() -> Result<Vec<BenchLine>, String> {
@@ -84,8 +85,8 @@ fn reversi_midgames() -> Result<Vec<BenchLine>, String> {
     let limits = MidgameLimits {
         max_time: None,
         target_time: None,
-        max_nodes: Some(REVERSI_MIDGAME_NODES),
-        max_depth: 60,
+        max_nodes: None,
+        max_depth: REVERSI_MIDGAME_DEPTH,
         stop: &never,
     };
     let mut lines = Vec::new();

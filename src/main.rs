@@ -179,6 +179,9 @@ enum Tool {
         /// Conjugate-gradient iterations per stage.
         #[arg(long, default_value_t = 60)]
         iterations: usize,
+        /// A stage also learns from the positions of the stages this close to it.
+        #[arg(long, default_value_t = 0)]
+        stage_window: usize,
     },
     /// Prints the evaluation's mean absolute disc error per stage on the exactly solved
     /// positions of a directory of shards (held-out data: shards not trained on).
@@ -277,11 +280,11 @@ fn main() -> ExitCode {
                 ponder::train::reversi_selfplay::SelfplayOptions { seed, games, shards, solve_empties, out_dir: out };
             ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
         }),
-        Some(Tool::Train { game, data, out, ridge, iterations }) => only_reversi(&game).and_then(|()| {
+        Some(Tool::Train { game, data, out, ridge, iterations, stage_window }) => only_reversi(&game).and_then(|()| {
             if !(ridge.is_finite() && ridge > 0.0) {
                 return Err(format!("--ridge {ridge}: expected a positive number"));
             }
-            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations };
+            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
             ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
         }),
         Some(Tool::EvalError { game, data, weights }) => {

@@ -120,7 +120,7 @@ fn table_slot(player: u64, opponent: u64) -> usize {
 
 /// The final score for `player` when neither side can move, empties to the winner, in
 /// evaluation units.
-fn final_score(player: u64, opponent: u64) -> i32 {
+pub fn final_score(player: u64, opponent: u64) -> i32 {
     let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
     let empties = 64 - (player | opponent).count_ones() as i32;
     let score = match difference.signum() {

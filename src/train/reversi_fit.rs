@@ -21,6 +21,7 @@ use crate::knowledge::reversi_patterns::{
     INSTANCES, NUMERIC_FEATURES, STAGES, instance_indices, numeric_features, stage_empties, stage_of,
 };
 use crate::knowledge::weights_format::{self, FNV_OFFSET, fnv1a};
+use crate::search::reversi_alphabeta::final_score;
 
 /// How the weights are fitted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,11 +31,13 @@ pub struct FitOptions {
     pub ridge: f64,
     /// Conjugate-gradient iterations per stage.
     pub iterations: usize,
+    /// A stage also learns from the positions of the stages this close to it (0: its own only).
+    pub stage_window: usize,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { ridge: 10.0, iterations: 60 }
+        FitOptions { ridge: 10.0, iterations: 60, stage_window: 0 }
     }
 }
 
@@ -82,21 +85,28 @@ pub struct StageFit {
 pub fn fit(samples: &[Sample], options: &FitOptions) -> (Evaluator, Vec<StageFit>) {
     let mut evaluator = Evaluator::zero();
     let mut fits = Vec::new();
+    let stages: Vec<usize> = samples.iter().map(|sample| stage_of(sample.empties())).collect();
+    let mut targets: Vec<Option<f64>> = samples.iter().map(|sample| sample.score.map(f64::from)).collect();
     for stage in 0..STAGES {
-        let in_stage: Vec<&Sample> = samples.iter().filter(|s| stage_of(s.empties()) == stage).collect();
+        // 1. This stage's unsolved positions get the value searched into the stage before.
         let leaf_empties = stage_empties(stage).start() - 1;
-        let targets: Vec<f64> = in_stage
-            .iter()
-            .map(|sample| match sample.score {
-                Some(score) => f64::from(score),
-                None => {
-                    let value = backed_up_value(&evaluator, sample.player, sample.opponent, leaf_empties, -INF, INF);
-                    f64::from(value) / f64::from(WEIGHT_UNIT)
-                }
-            })
+        for (sample, target) in samples.iter().zip(&mut targets).filter(|(s, _)| stage_of(s.empties()) == stage) {
+            if target.is_none() {
+                let value = backed_up_value(&evaluator, sample.player, sample.opponent, leaf_empties, -INF, INF);
+                *target = Some(f64::from(value) / f64::from(WEIGHT_UNIT));
+            }
+        }
+        // 2. The stage is fitted to its own positions and to those of the stages within
+        // `stage_window` of it whose targets are known by now (all solved ones, the unsolved
+        // ones of earlier stages): neighbouring stages value configurations alike, and the
+        // weights of rare configurations gain data.
+        let window: Vec<usize> = (0..samples.len())
+            .filter(|&index| stages[index].abs_diff(stage) <= options.stage_window && targets[index].is_some())
             .collect();
-        let features: Vec<Features> = in_stage.iter().map(|s| Features::of(s.player, s.opponent)).collect();
-        let weights = solve_ridge(&features, &targets, options);
+        let features: Vec<Features> =
+            window.iter().map(|&index| Features::of(samples[index].player, samples[index].opponent)).collect();
+        let window_targets: Vec<f64> = window.iter().map(|&index| targets[index].expect("filtered")).collect();
+        let weights = solve_ridge(&features, &window_targets, options);
         let stage_weights = &mut evaluator.stages[stage];
         for (slot, &weight) in stage_weights.patterns.iter_mut().zip(&weights[..PATTERN_WEIGHTS_PER_STAGE]) {
             *slot = quantize(weight);
@@ -104,13 +114,15 @@ pub fn fit(samples: &[Sample], options: &FitOptions) -> (Evaluator, Vec<StageFit
         for (slot, &weight) in stage_weights.numeric.iter_mut().zip(&weights[PATTERN_WEIGHTS_PER_STAGE..]) {
             *slot = quantize(weight);
         }
-        let training_error = mean_absolute_error(
-            in_stage.iter().zip(&targets).map(|(s, &target)| (evaluator.evaluate(s.player, s.opponent), target)),
-        );
+        let own: Vec<usize> = (0..samples.len()).filter(|&index| stages[index] == stage).collect();
+        let training_error = mean_absolute_error(own.iter().map(|&index| {
+            let sample = &samples[index];
+            (evaluator.evaluate(sample.player, sample.opponent), targets[index].expect("labelled above"))
+        }));
         fits.push(StageFit {
             stage,
-            samples: in_stage.len(),
-            exact: in_stage.iter().filter(|s| s.score.is_some()).count(),
+            samples: own.len(),
+            exact: own.iter().filter(|&&index| samples[index].score.is_some()).count(),
             training_error,
         });
     }
@@ -162,12 +174,6 @@ pub fn backed_up_value(
         }
     }
     best
-}
-
-fn final_score(player: u64, opponent: u64) -> i32 {
-    let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
-    let empties = 64 - (player | opponent).count_ones() as i32;
-    WEIGHT_UNIT * (difference + empties * difference.signum())
 }
 
 fn quantize(weight: f64) -> i16 {
@@ -282,10 +288,11 @@ pub fn run_train(data_dir: &Path, out: &Path, options: &FitOptions) -> Result<Ve
     let exact = samples.iter().filter(|s| s.score.is_some()).count();
     let (evaluator, fits) = fit(&samples, options);
     let description = format!(
-        "ponder train --game reversi --ridge {} --iterations {}; data: {files} shards, {} positions, {exact} exactly \
-         solved, data hash {data_hash:016x}",
+        "ponder train --game reversi --ridge {} --iterations {} --stage-window {}; data: {files} shards, {} \
+         positions, {exact} exactly solved, data hash {data_hash:016x}",
         options.ridge,
         options.iterations,
+        options.stage_window,
         samples.len()
     );
     let bytes = weights_format::encode(&evaluator.to_file(data_hash, &description));
@@ -345,7 +352,7 @@ mod tests {
     fn training_twice_on_the_same_data_writes_identical_bytes() {
         let dir = temporary_dir("twice");
         write_tiny_data(&dir.join("data"));
-        let options = FitOptions { ridge: 3.0, iterations: 8 };
+        let options = FitOptions { ridge: 3.0, iterations: 8, stage_window: 1 };
         let (first, second) = (dir.join("a.weights"), dir.join("b.weights"));
         run_train(&dir.join("data"), &first, &options).unwrap();
         run_train(&dir.join("data"), &second, &options).unwrap();
