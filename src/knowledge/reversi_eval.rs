@@ -8,8 +8,8 @@
 use std::sync::OnceLock;
 
 use super::reversi_patterns::{
-    FEATURE_SET, IMAGES, INSTANCES, NUMERIC_FEATURES, PATTERN_COUNT, STAGES, instance_indices, numeric_features,
-    stage_of, table_size,
+    FEATURE_SET, IMAGES, NUMERIC_FEATURES, PATTERN_COUNT, STAGES, instance_indices, numeric_features, stage_of,
+    table_size,
 };
 use super::weights_format::{self, WeightsError, WeightsFile, WeightsHeader};
 
@@ -136,9 +136,6 @@ impl Evaluator {
         Ok((Evaluator { stages }, file.header))
     }
 }
-
-/// Number of pattern instances a position has (for feature vectors in training).
-pub const FEATURES_PER_POSITION: usize = INSTANCES;
 
 /// The shipped evaluation, read once from the weights embedded in the binary.
 ///

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::games::{Color, Game, zobrist_keys};
+use crate::knowledge::reversi_eval::{self, Evaluator};
 
 /// Nodes with at most this many empties are searched without the transposition table and
 /// without sorting (Edax uses the same bound).
@@ -46,6 +47,10 @@ const SORT_SEARCH_EMPTIES: u32 = 15;
 
 /// From this many empties the sorting search looks two plies ahead of the child, not one.
 const DEEPER_SORT_SEARCH_EMPTIES: u32 = 19;
+
+/// Sorting-search leaves with at least this many empties are scored by the trained evaluation:
+/// it orders better than [`static_value`] but costs far more, which pays only in big subtrees.
+const EVALUATION_ORDER_EMPTIES: u32 = 17;
 
 /// Nodes with at least this many empties check the stop and abort flags.
 const ABORT_CHECK_EMPTIES: u32 = 10;
@@ -89,7 +94,12 @@ pub struct EndgameResult {
 pub fn solve_endgame(position: &Reversi, options: &SolveOptions) -> Option<EndgameResult> {
     let never = AtomicBool::new(false);
     let table = TranspositionTable::new(options.table_bits.clamp(10, 30));
-    let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: options.threads > 1 };
+    let shared = Shared {
+        table: &table,
+        nodes: AtomicU64::new(0),
+        parallel: options.threads > 1,
+        evaluator: reversi_eval::embedded().ok(),
+    };
     let stop = Abort { flag: options.stop.unwrap_or(&never), parent: None };
     let run = || {
         let mut worker = Worker { shared: &shared, nodes: 0 };
@@ -472,6 +482,9 @@ struct Shared<'a> {
     table: &'a TranspositionTable,
     nodes: AtomicU64,
     parallel: bool,
+    /// The trained evaluation, which scores the leaves of the sorting searches when it loads
+    /// (as Edax orders its endgame moves); [`static_value`] otherwise.
+    evaluator: Option<&'static Evaluator>,
 }
 
 struct Worker<'a> {
@@ -718,12 +731,17 @@ impl Worker<'_> {
         (score, Some(ReversiMove::square(square as usize)))
     }
 
-    /// Depth-limited fail-soft alpha-beta over [`static_value`] (finished games score far
-    /// beyond it), for ordering the moves of big subtrees. Its nodes count as solver nodes.
+    /// Depth-limited fail-soft alpha-beta over the trained evaluation or [`static_value`]
+    /// (finished games score far beyond either), for ordering the moves of big subtrees. Its nodes count as solver nodes.
     fn sort_search(&mut self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
-            return static_value(player, opponent);
+            return match self.shared.evaluator {
+                Some(evaluator) if (player | opponent).count_ones() <= 64 - EVALUATION_ORDER_EMPTIES => {
+                    evaluator.evaluate(player, opponent)
+                }
+                _ => static_value(player, opponent),
+            };
         }
         let mut moves = legal_move_mask(player, opponent);
         if moves == 0 {
