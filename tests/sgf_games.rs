@@ -3,7 +3,7 @@
 //! side to move and move count; `loadsgf FILE N` stops before move N.
 
 use ponder::engine::{GAMES, Session};
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 
 fn ask(session: &mut Session, command: &str) -> String {
     let reply = answer(session, command.as_bytes()).unwrap();

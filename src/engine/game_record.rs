@@ -1,102 +1,10 @@
-//! The current game as a record: its stones, legal moves and the moves played, for SGF files,
-//! GoGui's rules commands and the match referee. Everything here is generic over [`Game`], so a
-//! new game gets SGF and GoGui support from its `CELL_NAMES` and `stone_at_point` alone.
+//! The current game as an SGF record and back, for `savesgf`/`loadsgf` and the match referee,
+//! built on the [`GameRecord`](super::record_view::GameRecord) view every game has.
 
-use super::active_game::{ActiveGame, GameState};
+use super::active_game::ActiveGame;
 use super::games::{GameEntry, find_game};
-use crate::games::{CellNames, Color, Game, GameConfig};
 use crate::search::SearchParams;
 use crate::sgf::{Record, SgfMove, game_numbers};
-
-/// Read access to the current game as a record. Every [`ActiveGame`] is one.
-pub trait GameRecord {
-    /// The legal moves of the side to move, in the game's notation; empty once the game is over.
-    fn legal_move_names(&self) -> Vec<String>;
-    /// The stones of the current position, row by row from the top, each row from the left.
-    fn stone_rows(&self) -> Vec<Vec<Option<Color>>>;
-    /// How the game's cell names map to board points.
-    fn cell_names(&self) -> CellNames;
-    /// The stones of the start position when it is a set-up (empty for the game's usual start),
-    /// and the side to move there.
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color);
-    /// The moves played since the start or set-up position, with the colour that played each.
-    fn moves_with_colors(&self) -> Vec<(Color, String)>;
-}
-
-impl<G: Game> GameRecord for GameState<G> {
-    fn legal_move_names(&self) -> Vec<String> {
-        let position = self.history.last().expect("the history always holds a position");
-        let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
-        moves.iter().map(|&mv| position.format_move(mv)).collect()
-    }
-
-    fn stone_rows(&self) -> Vec<Vec<Option<Color>>> {
-        stones_of(self.history.last().expect("the history always holds a position"), self.config.size())
-    }
-
-    fn cell_names(&self) -> CellNames {
-        G::CELL_NAMES
-    }
-
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color) {
-        let start = &self.history[0];
-        if start.hash() == G::new(&self.config).hash() {
-            return (Vec::new(), start.to_move());
-        }
-        let mut stones = Vec::new();
-        for (row, cells) in stones_of(start, self.config.size()).into_iter().enumerate() {
-            for (column, stone) in cells.into_iter().enumerate() {
-                if let Some(color) = stone {
-                    stones.push((color, (column, row)));
-                }
-            }
-        }
-        (stones, start.to_move())
-    }
-
-    /// The session keeps positions, not moves, so each move is found again as the legal move
-    /// (for either colour, since GTP's `play` may hand the turn over) that leads from one
-    /// position to the next. A gap that no move explains ends the list early.
-    fn moves_with_colors(&self) -> Vec<(Color, String)> {
-        let mut moves = Vec::new();
-        for pair in self.history.windows(2) {
-            match move_between(&pair[0], &pair[1]) {
-                Some(found) => moves.push(found),
-                None => {
-                    log::warn!("the game record stops after {} moves: no move explains the next position", moves.len());
-                    break;
-                }
-            }
-        }
-        moves
-    }
-}
-
-fn stones_of<G: Game>(position: &G, (width, height): (usize, usize)) -> Vec<Vec<Option<Color>>> {
-    (0..height).map(|row| (0..width).map(|column| position.stone_at_point(column, row)).collect()).collect()
-}
-
-/// The colour and move that lead from `before` to `after`, if one does.
-fn move_between<G: Game>(before: &G, after: &G) -> Option<(Color, String)> {
-    let mut moves = Vec::new();
-    for color in [before.to_move(), before.to_move().opponent()] {
-        let mut position = before.clone();
-        if position.give_turn_to(color).is_err() {
-            continue;
-        }
-        moves.clear();
-        position.legal_moves(&mut moves);
-        for &mv in &moves {
-            let mut next = position.clone();
-            next.play_unchecked(mv);
-            if next.hash() == after.hash() && next.to_move() == after.to_move() {
-                return Some((color, position.format_move(mv)));
-            }
-        }
-    }
-    None
-}
 
 /// The SGF game number ponder writes for a registry game (see `protocol-specs/sgf.md`).
 pub fn sgf_game_number(game: &str) -> u32 {
@@ -229,6 +137,7 @@ pub fn load_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Color;
 
     fn game(name: &str) -> Box<dyn ActiveGame> {
         (find_game(name).unwrap().create)(&SearchParams::default())

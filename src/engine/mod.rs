@@ -5,12 +5,14 @@
 mod active_game;
 mod analysis;
 pub mod clock;
+mod error;
 pub mod file_access;
 mod game_record;
 mod game_setup;
 mod games;
 mod hex_vc_views;
 mod moves;
+mod record_view;
 mod rules_commands;
 mod search_settings;
 mod sgf_commands;
@@ -20,69 +22,17 @@ pub use active_game::{
     ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
     SolverVerdict,
 };
+pub use error::GtpError;
 pub use file_access::FileAccess;
-pub use game_record::{GameRecord, game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
+pub use game_record::{game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
 pub use games::{GAMES, GameEntry, find_game};
+pub use record_view::GameRecord;
 pub use search_settings::{MAX_THREADS, SearchSettings};
 pub use signals::InputSignals;
 
-use std::fmt;
 use std::sync::Arc;
 
-use crate::protocol::command::{COMMANDS, Command, CommandError};
-
-/// A failed command, displayed as the exact GTP error text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GtpError {
-    UnknownCommand,
-    Syntax,
-    UnacceptableSize,
-    IllegalMove,
-    CannotUndo,
-    CannotScore,
-    UnknownGame,
-    UnknownParameter,
-    InvalidValue(String),
-    /// A solve or search stopped by an interrupt before it had an answer.
-    Interrupted,
-    CannotLoadFile,
-    CannotSaveFile,
-    /// `loadsgf`/`savesgf` under `--no-file-commands`.
-    FileCommandsOff,
-}
-
-impl fmt::Display for GtpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GtpError::UnknownCommand => f.write_str("unknown command"),
-            GtpError::Syntax => f.write_str("syntax error"),
-            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
-            GtpError::IllegalMove => f.write_str("illegal move"),
-            GtpError::CannotUndo => f.write_str("cannot undo"),
-            GtpError::CannotScore => f.write_str("cannot score"),
-            GtpError::UnknownGame => f.write_str("unknown game"),
-            GtpError::UnknownParameter => f.write_str("unknown parameter"),
-            GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
-            GtpError::Interrupted => f.write_str("interrupted"),
-            GtpError::CannotLoadFile => f.write_str("cannot load file"),
-            GtpError::CannotSaveFile => f.write_str("cannot save file"),
-            GtpError::FileCommandsOff => f.write_str("file commands are turned off"),
-        }
-    }
-}
-
-impl std::error::Error for GtpError {}
-
-impl From<CommandError> for GtpError {
-    fn from(error: CommandError) -> GtpError {
-        match error {
-            CommandError::Unknown => GtpError::UnknownCommand,
-            CommandError::Syntax => GtpError::Syntax,
-            CommandError::UnacceptableSize => GtpError::UnacceptableSize,
-            CommandError::InvalidValue(why) => GtpError::InvalidValue(why.to_string()),
-        }
-    }
-}
+use crate::protocol::command::{COMMANDS, Command};
 
 /// The largest estimated count `ponder-perft` starts (see [`crate::games::perft_estimate`]):
 /// minutes of work at most.

@@ -8,8 +8,8 @@ use std::fmt;
 
 use std::time::Duration;
 
-use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::games::Color;
+use crate::protocol::time_control::{TimeControl, TimeSystem};
 
 /// A parameter request of `param_game` / `param_search` (MoHex/GoGui convention).
 #[derive(Clone, Debug, PartialEq, Eq)]
