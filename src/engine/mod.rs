@@ -32,7 +32,7 @@ pub use signals::InputSignals;
 
 use std::sync::Arc;
 
-use crate::protocol::command::{COMMANDS, Command};
+use crate::protocol::command::{COMMANDS, Command, RulesQuery};
 
 /// The largest estimated count `ponder-perft` starts (see [`crate::games::perft_estimate`]):
 /// minutes of work at most.
@@ -56,6 +56,9 @@ pub struct Session {
     move_overhead: clock::MoveOverhead,
     /// Where `loadsgf` and `savesgf` may read and write.
     file_access: FileAccess,
+    /// Set once GoGui asks `gogui-rules_game_id`: from then on moves come and go as GoGui's
+    /// vertices (see `rules_commands`).
+    gogui_rules_mode: bool,
 }
 
 impl Session {
@@ -77,6 +80,7 @@ impl Session {
             last_values: [None; 2],
             move_overhead: clock::MoveOverhead::default(),
             file_access: FileAccess::default(),
+            gogui_rules_mode: false,
         })
     }
 
@@ -125,9 +129,12 @@ impl Session {
             Command::SetGame(name) => self.set_game(&name),
             Command::ParamGame(request) => self.param_game(request),
             Command::SetPosition(stones) => self.set_position(&stones),
-            Command::Play { color, mv } => self.play(color, &mv),
-            Command::GenMove(color) => self.genmove(color, true),
-            Command::RegGenMove(color) => self.genmove(color, false),
+            Command::Play { color, mv } => {
+                let mv = self.move_from_controller(&mv)?;
+                self.play(color, &mv)
+            }
+            Command::GenMove(color) => self.genmove(color, true).map(|mv| self.move_to_controller(&mv)),
+            Command::RegGenMove(color) => self.genmove(color, false).map(|mv| self.move_to_controller(&mv)),
             Command::Undo => self.undo(),
             Command::ShowBoard => Ok(format!("\n{}", self.game.board_text())),
             Command::FinalScore => self.game.final_score(),
@@ -143,13 +150,18 @@ impl Session {
                 Ok(String::new())
             }
             Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui, self.game.has_vc_views())),
-            Command::PrincipalVariation(view) => Ok(self.principal_variation(view)),
-            Command::MoveValues(view) => Ok(self.move_values(view)),
+            Command::PrincipalVariation(view) => Ok(self.cells_to_controller(&self.principal_variation(view))),
+            Command::MoveValues(view) => Ok(self.cells_to_controller(&self.move_values(view))),
             Command::NoOp => Ok(String::new()),
             Command::Solve(color) => self.solve(color),
             Command::SolveWinner(color) => self.solve_winner(color),
-            Command::VcView(view, color) => self.game.vc_view(color, view),
-            Command::Rules(query) => self.rules_query(query),
+            Command::VcView(view, color) => self.game.vc_view(color, view).map(|text| self.cells_to_controller(&text)),
+            Command::Rules(query) => {
+                if query == RulesQuery::GameId {
+                    self.gogui_rules_mode = true;
+                }
+                self.rules_query(query)
+            }
             Command::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             Command::PrintSgf => Ok(self.print_sgf()),
             Command::SaveSgf(path) => self.save_sgf(&path),
