@@ -79,15 +79,19 @@ pub fn record_of(game: &dyn ActiveGame) -> Record {
 }
 
 /// The registry game a record is for: the first word of `RU` when it names one, else the game
-/// ponder plays with that `GM` number.
+/// ponder plays with that `GM` number, else (a file with neither, as GoGui writes them for
+/// every game) `current`, the game being played.
 ///
 /// # Errors
 /// A message when no game of the registry fits.
-pub fn game_of_record(record: &Record) -> Result<&'static GameEntry, String> {
+pub fn game_of_record(record: &Record, current: &str) -> Result<&'static GameEntry, String> {
     if let Some(entry) = record.rules.as_deref().and_then(|rules| rules.split_whitespace().next()).and_then(find_game) {
         return Ok(entry);
     }
-    let name = match record.game_number {
+    let Some(game_number) = record.game_number else {
+        return find_game(current).ok_or_else(|| format!("no game named {current}"));
+    };
+    let name = match game_number {
         game_numbers::GOMOKU if record.size.0.max(record.size.1) < 5 => "tictactoe",
         game_numbers::GOMOKU => "gomoku",
         game_numbers::OTHELLO => "reversi",
@@ -95,20 +99,22 @@ pub fn game_of_record(record: &Record) -> Result<&'static GameEntry, String> {
         game_numbers::GO => "nogo",
         _ => "",
     };
-    find_game(name).ok_or_else(|| format!("no game for GM[{}]", record.game_number))
+    find_game(name).ok_or_else(|| format!("no game for GM[{game_number}]"))
 }
 
 /// A new game holding the record's position before move `move_number` (1-based; all moves when
-/// `None`), with the size and variant parameters the record names.
+/// `None`), with the size and variant parameters the record names; a record that names no game
+/// is one of `current` (see [`game_of_record`]).
 ///
 /// # Errors
 /// A message saying which size, parameter, set-up stone or move the game refused.
 pub fn load_record(
     record: &Record,
     move_number: Option<usize>,
+    current: &str,
     params: &SearchParams,
 ) -> Result<Box<dyn ActiveGame>, String> {
-    let entry = game_of_record(record)?;
+    let entry = game_of_record(record, current)?;
     let mut game = (entry.create)(params);
     let (width, height) = record.size;
     game.set_size(width, height).map_err(|error| format!("SZ[{width}:{height}]: {error}"))?;
@@ -150,7 +156,7 @@ mod tests {
             ttt.play(color, mv).unwrap();
         }
         let record = record_of(ttt.as_ref());
-        assert_eq!(record.game_number, 4);
+        assert_eq!(record.game_number, Some(4));
         assert_eq!(record.rules.as_deref(), Some("tictactoe k=3 misere=0"));
         assert_eq!(
             record.moves,
@@ -163,10 +169,10 @@ mod tests {
         );
         let text = record.to_sgf();
         assert!(text.contains(";B[bb];W[aa];W[cc];B[ac]"), "{text}");
-        let loaded = load_record(&Record::from_sgf(&text).unwrap(), None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&Record::from_sgf(&text).unwrap(), None, "nogo", &SearchParams::default()).unwrap();
         assert_eq!(loaded.stone_rows(), ttt.stone_rows());
         assert_eq!(loaded.board_text(), ttt.board_text());
-        let before_third = load_record(&record, Some(3), &SearchParams::default()).unwrap();
+        let before_third = load_record(&record, Some(3), "nogo", &SearchParams::default()).unwrap();
         assert_eq!(before_third.moves_played(), 2);
     }
 
@@ -180,7 +186,7 @@ mod tests {
         let record = record_of(ttt.as_ref());
         assert_eq!(record.result.as_deref(), Some("B+"));
         assert_eq!(record.setup, [(Color::White, (2, 0)), (Color::Black, (0, 2))]);
-        let loaded = load_record(&record, None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&record, None, "nogo", &SearchParams::default()).unwrap();
         assert!(loaded.is_over());
         assert_eq!(loaded.board_text(), ttt.board_text());
     }
@@ -188,15 +194,15 @@ mod tests {
     #[test]
     fn records_pick_the_game_and_refuse_what_it_cannot_play() {
         let gomoku = Record::from_sgf("(;GM[4]SZ[9];B[ee];W[ff])").unwrap();
-        assert_eq!(game_of_record(&gomoku).unwrap().name, "gomoku");
-        let loaded = load_record(&gomoku, None, &SearchParams::default()).unwrap();
+        assert_eq!(game_of_record(&gomoku, "nogo").unwrap().name, "gomoku");
+        let loaded = load_record(&gomoku, None, "nogo", &SearchParams::default()).unwrap();
         assert_eq!((loaded.name(), loaded.size(), loaded.moves_played()), ("gomoku", (9, 9), 2));
         let misere = Record::from_sgf("(;GM[4]SZ[3]RU[tictactoe misere=1])").unwrap();
-        let loaded = load_record(&misere, None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&misere, None, "nogo", &SearchParams::default()).unwrap();
         assert!(loaded.params().iter().any(|p| p.name == "misere" && p.value == "1"));
         for bad in ["(;GM[4]SZ[3];B[aa];W[aa])", "(;GM[4]SZ[40])", "(;GM[4]SZ[3]RU[tictactoe k=9])", "(;GM[99])"] {
             let record = Record::from_sgf(bad).unwrap();
-            assert!(load_record(&record, None, &SearchParams::default()).is_err(), "{bad} loaded");
+            assert!(load_record(&record, None, "nogo", &SearchParams::default()).is_err(), "{bad} loaded");
         }
     }
 
