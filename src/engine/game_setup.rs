@@ -36,7 +36,11 @@ impl Session {
 
     /// `boardsize N` / `boardsize W H` / `rectangular_boardsize W H`.
     pub(super) fn set_board_size(&mut self, width: usize, height: usize) -> Result<String, GtpError> {
-        self.game.set_size(width, height)?;
+        if self.gogui_shows_board_as(width, height) {
+            self.game.clear_board();
+        } else {
+            self.game.set_size(width, height)?;
+        }
         Ok(String::new())
     }
 
