@@ -483,7 +483,9 @@ impl Record {
     fn read_move(&self, value: &str) -> Result<SgfMove, String> {
         let value = value.trim();
         if value.is_empty()
-            || (self.game_number.unwrap_or(game_numbers::GO) == game_numbers::GO && value == "tt" && self.size.0.max(self.size.1) <= 19)
+            || (self.game_number.unwrap_or(game_numbers::GO) == game_numbers::GO
+                && value == "tt"
+                && self.size.0.max(self.size.1) <= 19)
         {
             return Ok(SgfMove::Pass);
         }

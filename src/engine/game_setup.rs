@@ -7,6 +7,22 @@ use crate::protocol::command::ParamRequest;
 
 /// Formats parameters as GoGui's parameter dialog reads them: `[bool] name 0` or
 /// `[string] name value`, one a line.
+/// The reply to a `param_*` command over `params`: the list, one value, or the result of `set`.
+pub(super) fn answer_param_request(
+    params: &[Param],
+    request: ParamRequest,
+    set: impl FnOnce(&str, &str) -> Result<(), GtpError>,
+) -> Result<String, GtpError> {
+    match request {
+        ParamRequest::List => Ok(format_params(params)),
+        ParamRequest::Get(name) => {
+            let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
+            Ok(param.value.clone())
+        }
+        ParamRequest::Set(name, value) => set(&name, &value).map(|()| String::new()),
+    }
+}
+
 pub(super) fn format_params(params: &[Param]) -> String {
     params
         .iter()
@@ -51,18 +67,7 @@ impl Session {
 
     /// `param_game`: lists, reads or sets a variant parameter. Setting one starts a new game.
     pub(super) fn param_game(&mut self, request: ParamRequest) -> Result<String, GtpError> {
-        match request {
-            ParamRequest::List => Ok(format_params(&self.game.params())),
-            ParamRequest::Get(name) => {
-                let params = self.game.params();
-                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
-                Ok(param.value.clone())
-            }
-            ParamRequest::Set(name, value) => {
-                self.game.set_param(&name, &value)?;
-                Ok(String::new())
-            }
-        }
+        answer_param_request(&self.game.params(), request, |name, value| self.game.set_param(name, value))
     }
 
     /// `set_position COLOR VERTEX ...` (KataGo): an empty board with these stones, no history.

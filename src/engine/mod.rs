@@ -34,6 +34,12 @@ use std::sync::Arc;
 
 use crate::protocol::command::{COMMANDS, Command, RulesQuery};
 
+/// The commands only a game with virtual connections (Hex) answers, MoHex's names among them
+/// so that HexGui's buttons work.
+fn is_hex_connection_command(name: &str) -> bool {
+    name.starts_with("ponder-vc_") || matches!(name, "dfpn-solve-state" | "vc-build" | "param_dfpn")
+}
+
 /// The largest estimated count `ponder-perft` starts (see [`crate::games::perft_estimate`]):
 /// minutes of work at most.
 pub const MAX_PERFT_SEQUENCES: f64 = 1e10;
@@ -59,6 +65,8 @@ pub struct Session {
     /// Set once GoGui asks `gogui-rules_game_id`: from then on moves come and go as GoGui's
     /// vertices (see `rules_commands`).
     gogui_rules_mode: bool,
+    /// HexGui's `param_dfpn use_guifx`, read back only (see `param_dfpn`).
+    dfpn_use_guifx: bool,
 }
 
 impl Session {
@@ -81,6 +89,7 @@ impl Session {
             move_overhead: clock::MoveOverhead::default(),
             file_access: FileAccess::default(),
             gogui_rules_mode: false,
+            dfpn_use_guifx: false,
         })
     }
 
@@ -140,6 +149,7 @@ impl Session {
             Command::FinalScore => self.game.final_score(),
             Command::Perft(depth) => self.perft(depth),
             Command::ParamSearch(request) => self.param_search(request),
+            Command::ParamDfpn(request) => self.param_dfpn(request),
             Command::Stats => Ok(self.stats()),
             Command::TimeSettings(control) => {
                 self.clocks = clock::Clocks::new(control);
@@ -149,7 +159,10 @@ impl Session {
                 self.clocks.set_time_left(color, seconds, stones);
                 Ok(String::new())
             }
-            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui, self.game.has_vc_views())),
+            Command::AnalyzeCommands(gui) => {
+                let file_commands = self.file_access != FileAccess::Off;
+                Ok(analysis::analyze_commands(gui, self.game.has_vc_views(), file_commands))
+            }
             Command::PrincipalVariation(view) => Ok(self.cells_to_controller(&self.principal_variation(view))),
             Command::MoveValues(view) => Ok(self.cells_to_controller(&self.move_values(view))),
             Command::NoOp => Ok(String::new()),
@@ -188,7 +201,7 @@ impl Session {
             .iter()
             .map(|spec| spec.name)
             .filter(|&name| name != "ponder-solve" || self.game.has_solver())
-            .filter(|&name| !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views())
+            .filter(|&name| !is_hex_connection_command(name) || self.game.has_vc_views())
             .filter(|&name| !(name == "loadsgf" || name == "savesgf") || self.file_access != FileAccess::Off)
             .collect()
     }
