@@ -335,9 +335,10 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
         let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
         println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
     }
-    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game.
+    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game,
+    // the median of three turns of a second each.
     if threads > 1 {
-        for line in ponder::bench::thread_scaling(game, threads, 2.0) {
+        for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             println!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x",
                 line.game,

@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::games::{Color, Game, Outcome, Prior};
-use tree::{Arena, Bounds, BoundsTable, LOSS, NO_NODE, Proof, WIN};
+use tree::{Arena, ArenaBlock, Bounds, BoundsTable, LOSS, NO_NODE, Proof, WIN};
 
 /// RAVE's equivalence parameter: the visits at which a child's own mean and its
 /// all-moves-as-first mean weigh the same in Silver's minimum-error schedule
@@ -43,6 +43,10 @@ pub const SOLVE_AT_PLIES: usize = 6;
 /// Helper threads add their playouts to the shared count this many at a time (the calling
 /// thread, which watches the limits, adds each of its own at once).
 const PLAYOUT_COUNT_BATCH: u64 = 16;
+
+/// With several threads, each writes the root statistics it holds back (see [`HeldBack`]) after
+/// this many of its playouts.
+const HELD_BACK_PLAYOUTS: u32 = 16;
 
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,6 +194,9 @@ pub struct Search<G: Game> {
     proven: BoundsTable,
     /// The current search's expansion threshold (see [`SMALL_TREE_PLIES`]).
     expand_after: u32,
+    /// Whether the current search runs several threads: they then allocate from blocks and
+    /// hold back the root's statistics (one thread writes everything at once, as it always has).
+    shared: bool,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -200,7 +207,54 @@ struct Worker<G: Game> {
     path: Vec<(u32, Color, u64)>,
     moves: Vec<G::Move>,
     priors: Vec<Prior>,
+    block: ArenaBlock,
+    held_back: HeldBack,
 }
+
+/// The statistics near the root that a worker writes in batches when several threads search:
+/// the root's visits, and the RAVE updates of the children of the root and of the nodes just
+/// below it. Every playout passes there, and with RAVE it updates about half of each such
+/// node's children: written at once, those cache lines move between the cores at every playout,
+/// and every thread's next selection there must fetch them again.
+#[derive(Default)]
+struct HeldBack {
+    playouts: u32,
+    root_visits: u32,
+    root_half_points: u64,
+    /// Per node (the first `nodes_in_use` entries): its index, and RAVE playouts and half points
+    /// per child by the child's offset. The entries' vectors are reused from batch to batch.
+    amaf: Vec<(u32, Vec<(u32, u32)>)>,
+    nodes_in_use: usize,
+}
+
+impl HeldBack {
+    /// The held-back RAVE statistics of the children of `node`, which has `child_count`.
+    fn amaf_of(&mut self, node: u32, child_count: usize) -> &mut [(u32, u32)] {
+        let position = match self.amaf[..self.nodes_in_use].iter().position(|(index, _)| *index == node) {
+            Some(position) => position,
+            None => {
+                if self.nodes_in_use == self.amaf.len() {
+                    self.amaf.push((node, Vec::new()));
+                }
+                let entry = &mut self.amaf[self.nodes_in_use];
+                entry.0 = node;
+                entry.1.clear();
+                entry.1.resize(child_count, (0, 0));
+                self.nodes_in_use += 1;
+                self.nodes_in_use - 1
+            }
+        };
+        // A node expanded by another thread since this batch first saw it has children now.
+        let amaf = &mut self.amaf[position].1;
+        if amaf.len() < child_count {
+            amaf.resize(child_count, (0, 0));
+        }
+        amaf
+    }
+}
+
+/// RAVE updates of the children of nodes above this depth are held back (the root is depth 0).
+const HELD_BACK_AMAF_DEPTH: usize = 2;
 
 impl<G: Game> Search<G> {
     /// An empty search with the given settings.
@@ -216,6 +270,7 @@ impl<G: Game> Search<G> {
             root_losing_moves: Vec::new(),
             proven,
             expand_after: EXPAND_AFTER_VISITS,
+            shared: false,
         }
     }
 
@@ -370,6 +425,7 @@ impl<G: Game> Search<G> {
         self.expand_after = if small_tree { 1 } else { EXPAND_AFTER_VISITS };
         let playouts = AtomicU64::new(0);
         let threads = self.params.running_threads();
+        self.shared = threads > 1;
         let finished = AtomicBool::new(false);
         let this = &*self;
         std::thread::scope(|scope| {
@@ -390,6 +446,7 @@ impl<G: Game> Search<G> {
                             unreported = 0;
                         }
                     }
+                    this.write_held_back(&mut worker.held_back);
                     playouts.fetch_add(unreported, Ordering::Relaxed);
                 }));
             }
@@ -425,6 +482,7 @@ impl<G: Game> Search<G> {
                 }
             }
             finished.store(true, Ordering::Relaxed);
+            this.write_held_back(&mut worker.held_back);
             // Joined explicitly, so every helper has exited (not just finished its closure)
             // when the search returns.
             for helper in helpers {
@@ -499,6 +557,8 @@ impl<G: Game> Search<G> {
             path: Vec::new(),
             moves: Vec::new(),
             priors: Vec::new(),
+            block: ArenaBlock::default(),
+            held_back: HeldBack::default(),
         }
     }
 
@@ -569,10 +629,16 @@ impl<G: Game> Search<G> {
             worker.path.push((child, to_move, position_key(&position)));
             node_index = child;
         };
-        // 5. Back up the reward, each node from its mover's view.
+        // 5. Back up the reward, each node from its mover's view (the root's own in batches when
+        //    several threads search).
         for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
-            self.arena.get(node_index).record_visit(reward, depth > 0);
+            if depth == 0 && self.shared {
+                worker.held_back.root_visits += 1;
+                worker.held_back.root_half_points += reward;
+            } else {
+                self.arena.get(node_index).record_visit(reward, depth > 0);
+            }
         }
         // 6. RAVE: the position is now the playout's final one (or the tree's last position when
         //    a proof or a full arena ended the descent early; its empty cells count for nobody).
@@ -581,13 +647,22 @@ impl<G: Game> Search<G> {
         if G::SUPPORTS_RAVE && self.params.rave {
             // RAVE games alternate strictly, so the children's mover is the node's mover's
             // opponent.
-            for &(node_index, mover, _) in &worker.path {
+            for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
                 let child_mover = mover.opponent();
                 let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
-                for child in self.arena.get(node_index).children() {
+                let children = self.arena.get(node_index).children();
+                let mut held_back = (depth < HELD_BACK_AMAF_DEPTH && self.shared)
+                    .then(|| worker.held_back.amaf_of(node_index, children.len()));
+                for (offset, child) in children.enumerate() {
                     let child_node = self.arena.get(child);
                     if position.amaf_owner(child_node.mv().expect("a child has a move")) == Some(child_mover) {
-                        child_node.record_amaf(reward);
+                        match held_back.as_mut() {
+                            Some(held_back) => {
+                                held_back[offset].0 += 1;
+                                held_back[offset].1 += reward;
+                            }
+                            None => child_node.record_amaf(1, reward),
+                        }
                     }
                 }
             }
@@ -606,6 +681,30 @@ impl<G: Game> Search<G> {
                 _ => break,
             }
         }
+        if self.shared {
+            worker.held_back.playouts += 1;
+            if worker.held_back.playouts == HELD_BACK_PLAYOUTS {
+                self.write_held_back(&mut worker.held_back);
+            }
+        }
+    }
+
+    /// Writes a worker's held-back statistics into the tree.
+    fn write_held_back(&self, held_back: &mut HeldBack) {
+        if held_back.root_visits > 0 {
+            self.arena.get(self.root).record_visits(held_back.root_visits, held_back.root_half_points);
+        }
+        for (node, amaf) in &held_back.amaf[..held_back.nodes_in_use] {
+            for (child, &(playouts, half_points)) in self.arena.get(*node).children().zip(amaf) {
+                if playouts > 0 {
+                    self.arena.get(child).record_amaf(playouts, half_points);
+                }
+            }
+        }
+        held_back.nodes_in_use = 0;
+        held_back.playouts = 0;
+        held_back.root_visits = 0;
+        held_back.root_half_points = 0;
     }
 
     /// Creates the children of a leaf in a random order (ties in selection then break randomly
@@ -618,7 +717,12 @@ impl<G: Game> Search<G> {
         worker.moves.clear();
         position.legal_moves(&mut worker.moves);
         shuffle(&mut worker.moves, &mut worker.rng);
-        match self.arena.allocate(worker.moves.iter().copied()) {
+        let allocated = if self.shared {
+            self.arena.allocate_from(&mut worker.block, worker.moves.iter().copied())
+        } else {
+            self.arena.allocate(worker.moves.iter().copied())
+        };
+        match allocated {
             Some(first) => {
                 if self.params.priors {
                     worker.priors.clear();
@@ -666,7 +770,8 @@ impl<G: Game> Search<G> {
         let node = self.arena.get(node_index);
         let children = node.children();
         let secured = children.clone().map(|child| self.arena.get(child).bounds().pessimistic).max().unwrap_or(LOSS);
-        let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
+        let (visits, virtual_losses) = node.visit_counts();
+        let parent_visits = (visits + virtual_losses).max(1) as f64;
         let log_parent = parent_visits.ln();
         let rave = G::SUPPORTS_RAVE && self.params.rave;
         let exploration =
@@ -684,7 +789,8 @@ impl<G: Game> Search<G> {
                 -1.0 + bounds.pessimistic as f64 * 0.25
             } else {
                 let (prior_visits, prior_half_points) = child_node.prior();
-                let visits = (child_node.visits() + child_node.virtual_loss() + prior_visits) as f64;
+                let (real_visits, virtual_losses) = child_node.visit_counts();
+                let visits = (real_visits + virtual_losses + prior_visits) as f64;
                 let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
                 if visits == 0.0 && amaf_visits == 0 {
                     f64::INFINITY
@@ -1004,6 +1110,45 @@ mod tests {
         assert_eq!(asked.running_threads(), cores);
         assert_eq!(SearchParams { force_threads: true, ..asked.clone() }.running_threads(), cores + 7);
         assert_eq!(SearchParams { threads: 0, ..asked }.running_threads(), 1);
+    }
+
+    /// Walks the tree under `node`: no virtual loss is left, children never have more visits
+    /// than their parent, and no child has more RAVE playouts than its parent has visits (each
+    /// playout through a node updates a child at most once). Returns the nodes seen.
+    fn check_statistics<G: Game>(search: &Search<G>, node: u32) -> u64 {
+        let arena = &search.arena;
+        let (visits, virtual_losses) = arena.get(node).visit_counts();
+        assert_eq!(virtual_losses, 0, "a finished search leaves no visit under way");
+        let children = arena.get(node).children();
+        let child_visits: u64 = children.clone().map(|child| arena.get(child).visits() as u64).sum();
+        assert!(child_visits <= visits as u64);
+        let mut nodes = 1;
+        for child in children {
+            assert!(arena.get(child).amaf().0 <= visits);
+            nodes += check_statistics(search, child);
+        }
+        nodes
+    }
+
+    #[test]
+    fn parallel_searches_account_for_every_playout() {
+        // Four threads with RAVE: the root's statistics written in batches and the children
+        // cut from each worker's arena block must add up to what one writer leaves.
+        let mut config = crate::games::hex::HexConfig::default();
+        config.set_size(8, 8).unwrap();
+        let position = crate::games::hex::Hex::new(&config);
+        let params =
+            SearchParams { threads: 4, force_threads: true, solver: false, max_memory_mb: 64, ..SearchParams::default() };
+        let mut search = Search::new(params);
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(30_000), ..Limits::default() };
+        let result = search.run(&position, limits, &stop, 5, None);
+        let root = search.arena.get(search.root);
+        assert!(result.playouts >= 30_000);
+        assert_eq!(root.visits() as u64, result.playouts, "every playout counted once at the root");
+        let root_amaf: u64 = root.children().map(|child| search.arena.get(child).amaf().0 as u64).sum();
+        assert!(root_amaf > result.playouts, "the root's children got their RAVE playouts");
+        assert!(check_statistics(&search, search.root) > 1_000);
     }
 
     #[test]
