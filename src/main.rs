@@ -232,9 +232,9 @@ fn main() -> ExitCode {
 fn run_engine(options: &EngineOptions) -> Result<(), String> {
     let session = configured_session(options)?;
     let result = match options.protocol {
-        Protocol::Gtp => ponder::protocol::gtp::run(session, io::stdin(), io::stdout().lock()),
-        Protocol::Gomocup => ponder::protocol::gomocup::run(session, io::stdin(), io::stdout().lock()),
-        Protocol::Referee => ponder::protocol::referee::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gtp => ponder::frontends::gtp::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gomocup => ponder::frontends::gomocup::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Referee => ponder::frontends::referee::run(session, io::stdin(), io::stdout().lock()),
     };
     // A closed stdout (the GUI went away) ends the engine quietly.
     match result {

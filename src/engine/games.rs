@@ -223,7 +223,15 @@ mod tests {
     use super::*;
     use crate::engine::Session;
     use crate::games::Color;
-    use crate::protocol::gtp::answer;
+    use crate::protocol::command::parse_command;
+
+    /// Runs one command line on the session, as a front end would.
+    fn run_line(session: &mut Session, line: &str) -> Result<String, crate::engine::GtpError> {
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a command name");
+        let args: Vec<String> = words.map(String::from).collect();
+        session.execute(parse_command(name, &args).expect("a known command"))
+    }
 
     #[test]
     fn hex_genmove_plays_inside_the_must_play_region() {
@@ -260,13 +268,12 @@ mod tests {
                 }
             }
             for command in &commands {
-                let reply = answer(&mut session, command.as_bytes()).unwrap();
-                assert!(reply.starts_with('='), "{command}: {reply}");
+                let reply = run_line(&mut session, command);
+                assert!(reply.is_ok(), "{command}: {reply:?}");
             }
             let to_move = if position.to_move() == Color::Black { "b" } else { "w" };
-            let reply = answer(&mut session, format!("genmove {to_move}").as_bytes()).unwrap();
-            let played = reply.trim().trim_start_matches("= ");
-            let HexMove::Cell(cell) = position.parse_move(played).unwrap() else { panic!("{reply}") };
+            let played = run_line(&mut session, &format!("genmove {to_move}")).unwrap();
+            let HexMove::Cell(cell) = position.parse_move(&played).unwrap() else { panic!("{played}") };
             assert!(
                 region.contains(cell.0 as usize),
                 "{played} outside the must-play region\n{}",

@@ -12,11 +12,11 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::engine::{GtpError, Session};
 use crate::games::{Color, GO_COLUMN_LETTERS};
 use crate::protocol::command::{Command, ParamRequest};
 use crate::protocol::line::{CappedLine, read_line_capped};
+use crate::protocol::time_control::{TimeControl, TimeSystem};
 
 /// Seconds kept back from every Gomocup time limit for process and pipe delays.
 const LAG_SECONDS: f64 = 0.1;
