@@ -170,6 +170,19 @@ pub enum RootProof {
     Draw,
 }
 
+impl RootProof {
+    /// The proof as a note after a search summary: empty while unknown, else " (proven win)"
+    /// and so on.
+    pub fn summary_note(self) -> &'static str {
+        match self {
+            RootProof::Unknown => "",
+            RootProof::Win => " (proven win)",
+            RootProof::Loss => " (proven loss)",
+            RootProof::Draw => " (proven draw)",
+        }
+    }
+}
+
 /// Size and reuse figures for `ponder-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TreeStats {
