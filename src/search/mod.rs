@@ -677,7 +677,8 @@ impl<G: Game> Search<G> {
             } else {
                 let parent = worker.path[depth - 1].0;
                 let children = self.arena.get(parent).children();
-                let held = &mut worker.held_back.children_of_mut(parent, children.len())[(node_index - children.start) as usize];
+                let offset = (node_index - children.start) as usize;
+                let held = &mut worker.held_back.children_of_mut(parent, children.len())[offset];
                 held.visits += 1;
                 held.half_points += reward as u32;
             }
@@ -840,7 +841,8 @@ impl<G: Game> Search<G> {
         let children_start = children.start;
         for child in children {
             let child_node = self.arena.get(child);
-            let held = held_back.and_then(|held| held.get((child - children_start) as usize)).copied().unwrap_or_default();
+            let held =
+                held_back.and_then(|held| held.get((child - children_start) as usize)).copied().unwrap_or_default();
             let bounds = child_node.bounds();
             let score = if bounds.pessimistic == WIN {
                 return child;
@@ -1204,8 +1206,13 @@ mod tests {
         let mut config = crate::games::hex::HexConfig::default();
         config.set_size(8, 8).unwrap();
         let position = crate::games::hex::Hex::new(&config);
-        let params =
-            SearchParams { threads: 4, force_threads: true, solver: false, max_memory_mb: 64, ..SearchParams::default() };
+        let params = SearchParams {
+            threads: 4,
+            force_threads: true,
+            solver: false,
+            max_memory_mb: 64,
+            ..SearchParams::default()
+        };
         let mut search = Search::new(params);
         let stop = AtomicBool::new(false);
         let limits = Limits { max_visits: Some(30_000), ..Limits::default() };

@@ -442,9 +442,10 @@ impl<M: Copy> Arena<M> {
 
     /// Keeps only the subtree under `root`, compacted to the front of the arena in place, and
     /// returns the root's new index. Statistics and proofs are kept. Needs `&mut self`: no search
-    /// may run. Memory never grows: every kept child range slides down (ranges are allocated after
-    /// their parent, so in index order a range's new place never overlaps a range still to move),
-    /// freed slots are reset for reuse, and chunks past the end are released.
+    /// may run. Memory never grows: every kept range slides down (ranges are disjoint and moved
+    /// in index order, so a range's new place lies at or below its old one and never reaches a
+    /// range still to move, wherever a parent lies; with workers' blocks children can lie below
+    /// their parent), freed slots are reset for reuse, and chunks past the end are released.
     pub fn retain_subtree(&mut self, root: u32) -> u32 {
         // 1. The kept ranges: the root alone, then every expanded node's children.
         let mut ranges = vec![(root, 1u32)];
@@ -554,6 +555,32 @@ mod tests {
         assert_eq!(arena.get(second + 3).mv(), Some(3));
         assert!(arena.allocate(0..(CHUNK_LEN - 1) as u16).is_none(), "over capacity");
         assert!(arena.allocate(0..10u16).is_some());
+    }
+
+    #[test]
+    fn blocks_serve_ranges_and_children_below_their_parent_survive_compaction() {
+        let mut arena: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
+        let (mut low, mut high) = (ArenaBlock::default(), ArenaBlock::default());
+        let root = arena.allocate_root().unwrap();
+        // Two workers' blocks: the first lies below the second.
+        let first_low = arena.allocate_from(&mut low, 0..3u16).unwrap();
+        let first_high = arena.allocate_from(&mut high, 10..12u16).unwrap();
+        assert_eq!(first_high, first_low + BLOCK_LEN, "each block takes BLOCK_LEN nodes at once");
+        assert_eq!(arena.allocate_from(&mut low, 3..5u16), Some(first_low + 3), "the next range follows in the block");
+        // The root's children come from the high block, a grandchild's range from the low one.
+        assert!(arena.get(root).try_begin_expansion());
+        arena.get(root).finish_expansion(first_high, 2);
+        assert!(arena.get(first_high + 1).try_begin_expansion());
+        arena.get(first_high + 1).finish_expansion(first_low + 3, 2);
+        arena.get(first_low + 4).record_visit(2, false);
+
+        let new_root = arena.retain_subtree(root);
+        let children: Vec<u32> = arena.get(new_root).children().collect();
+        assert_eq!(children.iter().map(|&c| arena.get(c).mv().unwrap()).collect::<Vec<_>>(), vec![10, 11]);
+        let grandchildren: Vec<_> = arena.get(children[1]).children().map(|c| arena.get(c)).collect();
+        assert_eq!(grandchildren.iter().map(|n| n.mv().unwrap()).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(grandchildren[1].visits(), 1);
+        assert_eq!(arena.len(), 1 + 2 + 2, "compacted: the unused block nodes are gone");
     }
 
     #[test]
