@@ -1137,8 +1137,13 @@ mod tests {
         let mut config = crate::games::hex::HexConfig::default();
         config.set_size(8, 8).unwrap();
         let position = crate::games::hex::Hex::new(&config);
-        let params =
-            SearchParams { threads: 4, force_threads: true, solver: false, max_memory_mb: 64, ..SearchParams::default() };
+        let params = SearchParams {
+            threads: 4,
+            force_threads: true,
+            solver: false,
+            max_memory_mb: 64,
+            ..SearchParams::default()
+        };
         let mut search = Search::new(params);
         let stop = AtomicBool::new(false);
         let limits = Limits { max_visits: Some(30_000), ..Limits::default() };
