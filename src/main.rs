@@ -197,9 +197,13 @@ struct MatchOptions {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let level = match cli.verbose {
-        0 => "ponder=info",
-        1 => "ponder=debug",
+    // Gomocup managers merge the engine's stderr into their logs, so there the summaries go out
+    // as MESSAGE lines and stderr says nothing unless asked: each -v is one level less quiet.
+    let gomocup = cli.tool.is_none() && cli.engine.protocol == Protocol::Gomocup;
+    let level = match cli.verbose + u8::from(!gomocup) {
+        0 => "off",
+        1 => "ponder=info",
+        2 => "ponder=debug",
         _ => "ponder=trace",
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))

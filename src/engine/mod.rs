@@ -60,6 +60,8 @@ pub struct Session {
     last_values: [Option<(usize, f64)>; 2],
     /// What our moves take beyond their hard limits, held back from the next plans.
     move_overhead: clock::MoveOverhead,
+    /// The search behind the last `genmove`, if a search chose it.
+    last_search: Option<SearchSummary>,
     /// Where `loadsgf` and `savesgf` may read and write.
     file_access: FileAccess,
     /// Set once GoGui asks `gogui-rules_game_id`: from then on moves come and go as GoGui's
@@ -87,10 +89,17 @@ impl Session {
             signals: Arc::new(InputSignals::default()),
             last_values: [None; 2],
             move_overhead: clock::MoveOverhead::default(),
+            last_search: None,
             file_access: FileAccess::default(),
             gogui_rules_mode: false,
             dfpn_use_guifx: false,
         })
+    }
+
+    /// The search behind the last `genmove`; `None` when no search chose it (a solver's move,
+    /// a pass, a resignation).
+    pub fn last_search(&self) -> Option<&SearchSummary> {
+        self.last_search.as_ref()
     }
 
     /// The signals an input reader raises to end a running search.

@@ -170,6 +170,19 @@ pub enum RootProof {
     Draw,
 }
 
+impl RootProof {
+    /// The proof as a note after a search summary: empty while unknown, else " (proven win)"
+    /// and so on.
+    pub fn summary_note(self) -> &'static str {
+        match self {
+            RootProof::Unknown => "",
+            RootProof::Win => " (proven win)",
+            RootProof::Loss => " (proven loss)",
+            RootProof::Draw => " (proven draw)",
+        }
+    }
+}
+
 /// Size and reuse figures for `ponder-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TreeStats {
@@ -212,49 +225,65 @@ struct Worker<G: Game> {
 }
 
 /// The statistics near the root that a worker writes in batches when several threads search:
-/// the root's visits, and the RAVE updates of the children of the root and of the nodes just
-/// below it. Every playout passes there, and with RAVE it updates about half of each such
-/// node's children: written at once, those cache lines move between the cores at every playout,
-/// and every thread's next selection there must fetch them again.
+/// the visits of the nodes above [`HELD_BACK_DEPTH`] and their RAVE updates. Every playout
+/// passes there: written at once, those cache lines move between the cores at every playout of
+/// every thread, and every thread's next selection there must fetch them again. The worker's
+/// own selection adds what it holds back, so it sees its own playouts at once and the other
+/// threads' a batch late (the tree keeps what they held back out of its virtual losses too).
 #[derive(Default)]
 struct HeldBack {
     playouts: u32,
     root_visits: u32,
     root_half_points: u64,
-    /// Per node (the first `nodes_in_use` entries): its index, and RAVE playouts and half points
-    /// per child by the child's offset. The entries' vectors are reused from batch to batch.
-    amaf: Vec<(u32, Vec<(u32, u32)>)>,
+    /// Per node (the first `nodes_in_use` entries): its index, and what is held back for each
+    /// of its children, by the child's offset. The vectors are reused from batch to batch.
+    children: Vec<(u32, Vec<HeldStats>)>,
     nodes_in_use: usize,
 }
 
+/// One child's held-back statistics.
+#[derive(Clone, Copy, Default)]
+struct HeldStats {
+    visits: u32,
+    half_points: u32,
+    amaf_playouts: u32,
+    amaf_half_points: u32,
+}
+
 impl HeldBack {
-    /// The held-back RAVE statistics of the children of `node`, which has `child_count`.
-    fn amaf_of(&mut self, node: u32, child_count: usize) -> &mut [(u32, u32)] {
-        let position = match self.amaf[..self.nodes_in_use].iter().position(|(index, _)| *index == node) {
+    /// What is held back for the children of `node`, which has `child_count`, if anything.
+    fn children_of(&self, node: u32) -> Option<&[HeldStats]> {
+        self.children[..self.nodes_in_use].iter().find(|(index, _)| *index == node).map(|(_, held)| &held[..])
+    }
+
+    /// What is held back for the children of `node`, which has `child_count`; an entry is made
+    /// when there is none.
+    fn children_of_mut(&mut self, node: u32, child_count: usize) -> &mut [HeldStats] {
+        let position = match self.children[..self.nodes_in_use].iter().position(|(index, _)| *index == node) {
             Some(position) => position,
             None => {
-                if self.nodes_in_use == self.amaf.len() {
-                    self.amaf.push((node, Vec::new()));
+                if self.nodes_in_use == self.children.len() {
+                    self.children.push((node, Vec::new()));
                 }
-                let entry = &mut self.amaf[self.nodes_in_use];
+                let entry = &mut self.children[self.nodes_in_use];
                 entry.0 = node;
                 entry.1.clear();
-                entry.1.resize(child_count, (0, 0));
                 self.nodes_in_use += 1;
                 self.nodes_in_use - 1
             }
         };
         // A node expanded by another thread since this batch first saw it has children now.
-        let amaf = &mut self.amaf[position].1;
-        if amaf.len() < child_count {
-            amaf.resize(child_count, (0, 0));
+        let held = &mut self.children[position].1;
+        if held.len() < child_count {
+            held.resize(child_count, HeldStats::default());
         }
-        amaf
+        held
     }
 }
 
-/// RAVE updates of the children of nodes above this depth are held back (the root is depth 0).
-const HELD_BACK_AMAF_DEPTH: usize = 2;
+/// With several threads, the statistics of nodes at a smaller depth than this (the root is at
+/// depth 0) are held back ([`HeldBack`]): there all threads meet, however narrow the tree.
+const HELD_BACK_DEPTH: usize = 3;
 
 impl<G: Game> Search<G> {
     /// An empty search with the given settings.
@@ -573,6 +602,9 @@ impl<G: Game> Search<G> {
         let outcome = loop {
             let node = self.arena.get(node_index);
             let &(_, mover, key) = worker.path.last().expect("the path holds the root");
+            let depth = worker.path.len() - 1;
+            // The visits this worker sees: the tree's and its own held back.
+            let visits = node.visits() + self.held_back_visits(worker, depth);
             if let Some(outcome) = outcome_of(node.proof(), mover) {
                 break outcome;
             }
@@ -585,7 +617,7 @@ impl<G: Game> Search<G> {
             //    position (asked once, at this first visit; proofs are kept with the node). The
             //    root is always expanded and never proven by knowledge, so a proven root always
             //    has its winning move in the tree.
-            if node.visits() == 0 && node_index != self.root {
+            if visits == 0 && node_index != self.root {
                 if self.params.solver
                     && let Some(outcome) = position.proven_outcome()
                 {
@@ -615,29 +647,39 @@ impl<G: Game> Search<G> {
             //    favoured child is revisited at once, and expanding at its second visit would
             //    allocate a whole row of children per playout and fill the memory cap within
             //    seconds on big boards.
-            if !node.is_expanded() && node_index != self.root && node.visits() < self.expand_after {
+            if !node.is_expanded() && node_index != self.root && visits < self.expand_after {
                 break position.playout(&mut worker.rng);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
                 break position.playout(&mut worker.rng);
             }
-            let child = self.select_child(node_index);
+            let children_held_back = self.shared && depth + 1 < HELD_BACK_DEPTH;
+            let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };
+            let child = self.select_child(node_index, visits, held_back);
             let child_node = self.arena.get(child);
-            child_node.add_virtual_loss();
+            if !children_held_back {
+                child_node.add_virtual_loss();
+            }
             let to_move = position.to_move();
             position.play_unchecked(child_node.mv().expect("a child has a move"));
             worker.path.push((child, to_move, position_key(&position)));
             node_index = child;
         };
-        // 5. Back up the reward, each node from its mover's view (the root's own in batches when
-        //    several threads search).
+        // 5. Back up the reward, each node from its mover's view (held back near the root when
+        //    several threads search; only the other nodes took a virtual loss).
         for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
-            if depth == 0 && self.shared {
+            if !self.shared || depth >= HELD_BACK_DEPTH {
+                self.arena.get(node_index).record_visit(reward, depth > 0);
+            } else if depth == 0 {
                 worker.held_back.root_visits += 1;
                 worker.held_back.root_half_points += reward;
             } else {
-                self.arena.get(node_index).record_visit(reward, depth > 0);
+                let parent = worker.path[depth - 1].0;
+                let children = self.arena.get(parent).children();
+                let held = &mut worker.held_back.children_of_mut(parent, children.len())[(node_index - children.start) as usize];
+                held.visits += 1;
+                held.half_points += reward as u32;
             }
         }
         // 6. RAVE: the position is now the playout's final one (or the tree's last position when
@@ -651,15 +693,15 @@ impl<G: Game> Search<G> {
                 let child_mover = mover.opponent();
                 let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
                 let children = self.arena.get(node_index).children();
-                let mut held_back = (depth < HELD_BACK_AMAF_DEPTH && self.shared)
-                    .then(|| worker.held_back.amaf_of(node_index, children.len()));
+                let mut held_back = (self.shared && depth + 1 < HELD_BACK_DEPTH)
+                    .then(|| worker.held_back.children_of_mut(node_index, children.len()));
                 for (offset, child) in children.enumerate() {
                     let child_node = self.arena.get(child);
                     if position.amaf_owner(child_node.mv().expect("a child has a move")) == Some(child_mover) {
                         match held_back.as_mut() {
                             Some(held_back) => {
-                                held_back[offset].0 += 1;
-                                held_back[offset].1 += reward;
+                                held_back[offset].amaf_playouts += 1;
+                                held_back[offset].amaf_half_points += reward;
                             }
                             None => child_node.record_amaf(1, reward),
                         }
@@ -689,15 +731,32 @@ impl<G: Game> Search<G> {
         }
     }
 
+    /// The visits `worker` holds back for the node at `depth` of its path.
+    fn held_back_visits(&self, worker: &Worker<G>, depth: usize) -> u32 {
+        if !self.shared || depth >= HELD_BACK_DEPTH {
+            return 0;
+        }
+        if depth == 0 {
+            return worker.held_back.root_visits;
+        }
+        let (parent, node) = (worker.path[depth - 1].0, worker.path[depth].0);
+        let offset = (node - self.arena.get(parent).children().start) as usize;
+        worker.held_back.children_of(parent).and_then(|held| held.get(offset)).map_or(0, |held| held.visits)
+    }
+
     /// Writes a worker's held-back statistics into the tree.
     fn write_held_back(&self, held_back: &mut HeldBack) {
         if held_back.root_visits > 0 {
             self.arena.get(self.root).record_visits(held_back.root_visits, held_back.root_half_points);
         }
-        for (node, amaf) in &held_back.amaf[..held_back.nodes_in_use] {
-            for (child, &(playouts, half_points)) in self.arena.get(*node).children().zip(amaf) {
-                if playouts > 0 {
-                    self.arena.get(child).record_amaf(playouts, half_points);
+        for (node, held) in &held_back.children[..held_back.nodes_in_use] {
+            for (child, held) in self.arena.get(*node).children().zip(held) {
+                let child = self.arena.get(child);
+                if held.visits > 0 {
+                    child.record_visits(held.visits, held.half_points as u64);
+                }
+                if held.amaf_playouts > 0 {
+                    child.record_amaf(held.amaf_playouts, held.amaf_half_points);
                 }
             }
         }
@@ -765,21 +824,23 @@ impl<G: Game> Search<G> {
     /// pseudo-visits together; with RAVE their mean is blended with the child's
     /// all-moves-as-first mean (Silver's minimum-error weight); the mean is then clamped into
     /// the child's proven range. A child with neither visits nor prior nor RAVE statistics comes
-    /// before any other.
-    fn select_child(&self, node_index: u32) -> u32 {
+    /// before any other. `visits` are the node's own as this worker sees them, and `held_back`
+    /// what the worker holds back for the children (see [`HeldBack`]).
+    fn select_child(&self, node_index: u32, visits: u32, held_back: Option<&[HeldStats]>) -> u32 {
         let node = self.arena.get(node_index);
         let children = node.children();
         let secured = children.clone().map(|child| self.arena.get(child).bounds().pessimistic).max().unwrap_or(LOSS);
-        let (visits, virtual_losses) = node.visit_counts();
-        let parent_visits = (visits + virtual_losses).max(1) as f64;
+        let parent_visits = (visits + node.virtual_loss()).max(1) as f64;
         let log_parent = parent_visits.ln();
         let rave = G::SUPPORTS_RAVE && self.params.rave;
         let exploration =
             if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
         let mut best = children.start;
         let mut best_score = f64::NEG_INFINITY;
+        let children_start = children.start;
         for child in children {
             let child_node = self.arena.get(child);
+            let held = held_back.and_then(|held| held.get((child - children_start) as usize)).copied().unwrap_or_default();
             let bounds = child_node.bounds();
             let score = if bounds.pessimistic == WIN {
                 return child;
@@ -790,15 +851,21 @@ impl<G: Game> Search<G> {
             } else {
                 let (prior_visits, prior_half_points) = child_node.prior();
                 let (real_visits, virtual_losses) = child_node.visit_counts();
-                let visits = (real_visits + virtual_losses + prior_visits) as f64;
-                let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
+                let visits = (real_visits + held.visits + virtual_losses + prior_visits) as f64;
+                let (amaf_visits, amaf_half_points) = if rave {
+                    let (playouts, half_points) = child_node.amaf();
+                    (playouts + held.amaf_playouts, half_points + held.amaf_half_points)
+                } else {
+                    (0, 0)
+                };
                 if visits == 0.0 && amaf_visits == 0 {
                     f64::INFINITY
                 } else {
                     let mean = if visits == 0.0 {
                         amaf_half_points as f64 / (2.0 * amaf_visits as f64)
                     } else {
-                        let mean = (child_node.half_points() + prior_half_points as u64) as f64 / (2.0 * visits);
+                        let half_points = child_node.half_points() + held.half_points as u64 + prior_half_points as u64;
+                        let mean = half_points as f64 / (2.0 * visits);
                         if amaf_visits == 0 {
                             mean
                         } else {
@@ -1154,6 +1221,25 @@ mod tests {
         let root_amaf: u64 = root.children().map(|child| search.arena.get(child).amaf().0 as u64).sum();
         assert!(root_amaf > result.playouts, "the root's children got their RAVE playouts");
         assert!(check_statistics(&search, search.root) > 1_000);
+    }
+
+    #[test]
+    fn parallel_searches_prove_misere_tictactoe_a_draw_through_the_centre() {
+        // The nodes near the root, whose statistics the threads hold back, are where this proof
+        // is decided: every first move but the centre loses.
+        let mut config = MnkConfig::tictactoe();
+        config.set_param("misere", "1").unwrap();
+        let position = Mnk::new(&config);
+        for seed in 0..4 {
+            let params = SearchParams { threads: 4, force_threads: true, max_memory_mb: 16, ..SearchParams::default() };
+            let mut search = Search::new(params);
+            let limits = Limits { max_visits: Some(50_000), ..Limits::default() };
+            let result = search.run(&position, limits, &AtomicBool::new(false), seed, None);
+            assert_eq!(result.root_proof, RootProof::Draw, "seed {seed}");
+            assert_eq!(result.best_move, Some(position.parse_move("b2").unwrap()), "seed {seed}");
+            assert_eq!(search.arena.get(search.root).visits() as u64, result.playouts);
+            check_statistics(&search, search.root);
+        }
     }
 
     #[test]
