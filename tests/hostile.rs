@@ -703,7 +703,9 @@ fn gomocup_lines_over_the_cap_and_board_floods_are_refused() {
         lines[..3],
         ["OK", "ERROR line too long (more than 4096 bytes)", "ERROR BOARD has more than 625 stones"]
     );
-    assert_eq!(lines.len(), 4, "{lines:?}");
+    // Then the one move of the game (TURN 7,7), after its search's MESSAGE line.
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines[3].starts_with("MESSAGE "), "{lines:?}");
 }
 
 #[test]

@@ -190,27 +190,22 @@ mod tests {
     fn the_centre_of_three_by_three_is_joined_to_both_rows() {
         // b2 touches b1 and c1 on row 1 and a3 and b3 on row 3: two two-cell edge templates.
         let centre = position(&["b2"], &[]);
-        assert_eq!(
-            vc_view(&centre, Color::Black, VcView::Carrier),
-            "INFLUENCE b1 1 c1 1 a3 1 b3 1\nTEXT black: connection carrier, 4 cells"
-        );
-        assert_eq!(
-            vc_view(&centre, Color::White, VcView::Status),
-            "INFLUENCE b1 0 c1 0 a3 0 b3 0\nTEXT black wins: its edges are fully connected (4 empty cells)"
-        );
-        // Every white move loses: nothing to draw, and HexGui's consider set greys every cell.
-        assert_eq!(
-            vc_view(&centre, Color::White, VcView::MustPlay),
-            "INFLUENCE\nTEXT white: no move escapes the opponent's connection"
-        );
-        assert_eq!(
-            vc_view(&centre, Color::White, VcView::Carrier),
-            "INFLUENCE\nTEXT white: no connection between its edges"
-        );
-        assert_eq!(
-            vc_view(&centre, Color::White, VcView::OutsideMustPlay),
-            "a1 b1 c1 a2 c2 a3 b3 c3".replace(' ', " x ") + " x"
-        );
+        let every_cell_but_b2 = "a1 b1 c1 a2 c2 a3 b3 c3".replace(' ', " x ") + " x";
+        let expected = [
+            (Color::Black, VcView::Carrier, "INFLUENCE b1 1 c1 1 a3 1 b3 1\nTEXT black: connection carrier, 4 cells"),
+            (
+                Color::White,
+                VcView::Status,
+                "INFLUENCE b1 0 c1 0 a3 0 b3 0\nTEXT black wins: its edges are fully connected (4 empty cells)",
+            ),
+            // Every white move loses: nothing to draw, and HexGui's consider set greys every cell.
+            (Color::White, VcView::MustPlay, "INFLUENCE\nTEXT white: no move escapes the opponent's connection"),
+            (Color::White, VcView::Carrier, "INFLUENCE\nTEXT white: no connection between its edges"),
+            (Color::White, VcView::OutsideMustPlay, every_cell_but_b2.as_str()),
+        ];
+        for (color, view, reply) in expected {
+            assert_eq!(vc_view(&centre, color, view), reply, "{color} {view:?}");
+        }
     }
 
     #[test]

@@ -155,6 +155,17 @@ mod tests {
     }
 
     #[test]
+    fn boards_that_are_not_square_fill_the_square_above_and_to_the_right() {
+        let (x, o) = (Some(Color::Black), Some(Color::White));
+        let wide = [vec![None, None, o], vec![x, None, None]];
+        assert_eq!(gogui_side((3, 2)), 3);
+        assert_eq!(gogui_board(&wide, 3), "? ? ?\n. . O\nX . .");
+        let tall = [vec![o], vec![None], vec![x]];
+        assert_eq!(gogui_side((1, 3)), 3);
+        assert_eq!(gogui_board(&tall, 3), "O ? ?\n. ? ?\nX ? ?");
+    }
+
+    #[test]
     fn points_are_named_the_go_way() {
         assert_eq!(gogui_point_name(CellNames::GoVertex, "c3", 3, 3), "C3");
         assert_eq!(gogui_point_name(CellNames::LetterFromTop, "a1", 8, 8), "A8");
