@@ -175,10 +175,17 @@ pub struct ScalingLine {
     pub many_threads: f64,
 }
 
+/// Rounds of the thread-scaling probe; each figure is the median of its rounds.
+pub const SCALING_ROUNDS: usize = 3;
+
 /// The thread-scaling probe of `ponder bench --threads N`: for every game (or only `game`) a
 /// plain search (no early stop) from its usual start position for `seconds` at one thread,
-/// then at `threads` threads (forced, so the figure shows what was asked even past the cores).
-/// Playouts per second are a speed, so this part runs on time, not on visit limits.
+/// then at `threads` threads (forced, so the figure shows what was asked even past the cores),
+/// [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a machine's
+/// clock speed and its neighbours change from second to second (one run on a 16-core machine
+/// gave one-thread figures from 44,000 to 63,000 playouts/s for the same binary), and turns
+/// let both figures see the same spells. Playouts per second are a speed, so this part runs
+/// on time, not on visit limits.
 pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<ScalingLine> {
     use crate::games::Game;
     use crate::games::connect4::{Connect4, Connect4Config};
@@ -193,13 +200,16 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
         threads: usize,
         seconds: f64,
     ) -> ScalingLine {
-        ScalingLine {
-            game,
-            position,
-            one_thread: search_speed_for(&start, 1, seconds),
-            threads,
-            many_threads: search_speed_for(&start, threads, seconds),
+        let (mut one, mut many) = (Vec::new(), Vec::new());
+        for _ in 0..SCALING_ROUNDS {
+            one.push(search_speed_for(&start, 1, seconds));
+            many.push(search_speed_for(&start, threads, seconds));
         }
+        ScalingLine { game, position, one_thread: median(&mut one), threads, many_threads: median(&mut many) }
+    }
+    fn median(rates: &mut [f64]) -> f64 {
+        rates.sort_by(f64::total_cmp);
+        rates[rates.len() / 2]
     }
     let wanted = |name: &str| game.is_none_or(|g| g == name);
     let mut lines = Vec::new();

@@ -253,9 +253,13 @@ struct MatchOptions {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let level = match cli.verbose {
-        0 => "ponder=info",
-        1 => "ponder=debug",
+    // Gomocup managers merge the engine's stderr into their logs, so there the summaries go out
+    // as MESSAGE lines and stderr says nothing unless asked: each -v is one level less quiet.
+    let gomocup = cli.tool.is_none() && cli.engine.protocol == Protocol::Gomocup;
+    let level = match cli.verbose + u8::from(!gomocup) {
+        0 => "off",
+        1 => "ponder=info",
+        2 => "ponder=debug",
         _ => "ponder=trace",
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
@@ -303,9 +307,9 @@ fn main() -> ExitCode {
 fn run_engine(options: &EngineOptions) -> Result<(), String> {
     let session = configured_session(options)?;
     let result = match options.protocol {
-        Protocol::Gtp => ponder::protocol::gtp::run(session, io::stdin(), io::stdout().lock()),
-        Protocol::Gomocup => ponder::protocol::gomocup::run(session, io::stdin(), io::stdout().lock()),
-        Protocol::Referee => ponder::protocol::referee::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gtp => ponder::frontends::gtp::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gomocup => ponder::frontends::gomocup::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Referee => ponder::frontends::referee::run(session, io::stdin(), io::stdout().lock()),
     };
     // A closed stdout (the GUI went away) ends the engine quietly.
     match result {
@@ -406,9 +410,10 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
         let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
         println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
     }
-    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game.
+    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game,
+    // the median of three turns of a second each.
     if threads > 1 {
-        for line in ponder::bench::thread_scaling(game, threads, 2.0) {
+        for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             println!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x",
                 line.game,

@@ -361,8 +361,9 @@ pub mod game_numbers {
 /// A typed game record: what ponder reads from and writes to SGF files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    /// `GM`: the game number (1 when absent, as SGF says).
-    pub game_number: u32,
+    /// `GM`: the game number; `None` when the file has none (SGF then means Go, but GoGui
+    /// writes no `GM` whatever game it shows).
+    pub game_number: Option<u32>,
     /// `RU`: ponder writes its game name and variant parameters here (`tictactoe misere=1`).
     pub rules: Option<String>,
     /// `SZ`: width and height; the game's usual size when absent.
@@ -404,7 +405,7 @@ impl Record {
     /// An empty record of a game on a board of `size`.
     pub fn new(game_number: u32, size: (usize, usize)) -> Record {
         Record {
-            game_number,
+            game_number: Some(game_number),
             rules: None,
             size,
             black_name: None,
@@ -428,14 +429,15 @@ impl Record {
         let invalid = |reason: String| SgfError { reason, offset: 0 };
         let root = &nodes[0];
         let game_number = match root.value("GM") {
-            None => game_numbers::GO,
-            Some(text) => text.trim().parse().map_err(|_| invalid(format!("bad GM '{text}'")))?,
+            None => None,
+            Some(text) => Some(text.trim().parse().map_err(|_| invalid(format!("bad GM '{text}'")))?),
         };
         let size = match root.value("SZ") {
-            None => default_size(game_number),
+            None => default_size(game_number.unwrap_or(game_numbers::GO)),
             Some(text) => parse_size(text).ok_or_else(|| invalid(format!("bad SZ '{text}'")))?,
         };
-        let mut record = Record::new(game_number, size);
+        let mut record = Record::new(game_number.unwrap_or(game_numbers::GO), size);
+        record.game_number = game_number;
         record.rules = root.value("RU").map(str::to_string);
         record.black_name = root.value("PB").map(str::to_string);
         record.white_name = root.value("PW").map(str::to_string);
@@ -481,7 +483,9 @@ impl Record {
     fn read_move(&self, value: &str) -> Result<SgfMove, String> {
         let value = value.trim();
         if value.is_empty()
-            || (self.game_number == game_numbers::GO && value == "tt" && self.size.0.max(self.size.1) <= 19)
+            || (self.game_number.unwrap_or(game_numbers::GO) == game_numbers::GO
+                && value == "tt"
+                && self.size.0.max(self.size.1) <= 19)
         {
             return Ok(SgfMove::Pass);
         }
@@ -498,7 +502,9 @@ impl Record {
     pub fn to_sgf(&self) -> String {
         let mut root = Node::default();
         root.push("FF", "4");
-        root.push("GM", self.game_number.to_string());
+        if let Some(game_number) = self.game_number {
+            root.push("GM", game_number.to_string());
+        }
         root.push("CA", "UTF-8");
         root.push("AP", format!("ponder:{}", env!("CARGO_PKG_VERSION")));
         if let Some(rules) = &self.rules {

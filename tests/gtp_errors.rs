@@ -1,7 +1,7 @@
 //! Bad input gets the exact GTP error and leaves the session unchanged.
 
 use ponder::engine::Session;
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 
 fn session_with(commands: &[&str]) -> Session {
     let mut session = Session::new("tictactoe").unwrap();

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::{DEADLINE, Engine};
 use ponder::engine::Session;
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 
 /// A fresh directory under the system's temporary directory, removed on drop.
 struct TempDir(PathBuf);
@@ -263,7 +263,7 @@ impl FifoLike for std::fs::FileType {
 fn gomocup_rule_change_mid_game_keeps_the_board() {
     let run = |script: &str| {
         let mut output = Vec::new();
-        ponder::protocol::gomocup::run(session("gomoku"), script.as_bytes().to_vec().as_slice(), &mut output).unwrap();
+        ponder::frontends::gomocup::run(session("gomoku"), script.as_bytes().to_vec().as_slice(), &mut output).unwrap();
         String::from_utf8(output).unwrap().lines().map(str::to_string).collect::<Vec<_>>()
     };
     let replies = run("START 15\nBEGIN\nINFO rule 1\nTURN 0,0\nEND\n");
@@ -413,7 +413,7 @@ fn byoyomi_needs_a_period_and_canadian_a_stone() {
 
 fn gomocup(script: &[u8]) -> String {
     let mut output = Vec::new();
-    ponder::protocol::gomocup::run(session("gomoku"), script, &mut output).unwrap();
+    ponder::frontends::gomocup::run(session("gomoku"), script, &mut output).unwrap();
     String::from_utf8(output).unwrap()
 }
 
@@ -703,7 +703,9 @@ fn gomocup_lines_over_the_cap_and_board_floods_are_refused() {
         lines[..3],
         ["OK", "ERROR line too long (more than 4096 bytes)", "ERROR BOARD has more than 625 stones"]
     );
-    assert_eq!(lines.len(), 4, "{lines:?}");
+    // Then the one move of the game (TURN 7,7), after its search's MESSAGE line.
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines[3].starts_with("MESSAGE "), "{lines:?}");
 }
 
 #[test]
@@ -714,7 +716,7 @@ fn referee_lines_over_the_cap_end_the_game_with_an_error() {
     script.extend(std::iter::repeat_n(b'a', 100_000));
     script.push(b'\n');
     let mut output = Vec::new();
-    let error = ponder::protocol::referee::run(session, script.as_slice(), &mut output).unwrap_err();
+    let error = ponder::frontends::referee::run(session, script.as_slice(), &mut output).unwrap_err();
     assert!(error.to_string().contains("line 2") && error.to_string().contains("longer than 4096 bytes"), "{error}");
     assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1);
 }

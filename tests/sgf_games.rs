@@ -3,7 +3,7 @@
 //! side to move and move count; `loadsgf FILE N` stops before move N.
 
 use ponder::engine::{GAMES, Session};
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 
 fn ask(session: &mut Session, command: &str) -> String {
     let reply = answer(session, command.as_bytes()).unwrap();
@@ -71,4 +71,25 @@ fn every_game_round_trips_through_sgf_files() {
         assert_eq!(ask(&mut partial, "param_game"), expected[1], "{}", entry.name);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GoGui writes no `GM` or `RU` whatever game it shows, so its files load as the game being
+/// played; its points count rows from the top like ours, and in GoGui's rules mode its moves
+/// are ours.
+#[test]
+fn a_reversi_game_saved_by_gogui_loads() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sgf/gogui-reversi.sgf");
+    let mut session = Session::new("reversi").unwrap();
+    ask(&mut session, "gogui-rules_game_id");
+    ask(&mut session, &format!("loadsgf {path}"));
+    assert_eq!(session.game().name(), "reversi");
+    assert_eq!(session.game().moves_played(), 52);
+    assert_eq!(ask(&mut session, "final_score"), "W+48");
+    assert_eq!(ask(&mut session, "gogui-rules_final_result"), "White wins by 48.");
+    // Move 10 is W[da]: d1 in Othello's names (row a is the top), D8 on GoGui's board.
+    ask(&mut session, &format!("loadsgf {path} 10"));
+    assert!(ask(&mut session, "gogui-rules_legal_moves").split(' ').any(|mv| mv == "D8"));
+    ask(&mut session, "play w D8");
+    let board = ask(&mut session, "gogui-rules_board");
+    assert_eq!(board.lines().next().unwrap().split(' ').nth(3), Some("O"), "{board}");
 }

@@ -299,3 +299,39 @@ fn a_command_line_waits_for_a_running_solve() {
     assert_eq!(engine.reply(), "? interrupted");
     assert_eq!(engine.reply(), "= ponder");
 }
+
+#[test]
+fn the_gomocup_front_end_writes_nothing_on_stderr_unless_asked() {
+    // Gomocup managers merge the engine's stderr into their logs; the search summary goes out
+    // as a MESSAGE line on stdout instead. With -v the summaries come back on stderr.
+    let script = "START 15\nINFO timeout_turn 300\nBEGIN\nTURN 8,8\nEND\n";
+    let run = |verbose: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ponder"));
+        command.args(["--protocol", "gomocup", "--seed", "1", "--threads", "1"]).env_remove("RUST_LOG");
+        if verbose {
+            command.arg("-v");
+        }
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        let deadline = Instant::now() + common::DEADLINE;
+        while child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the engine did not end at END");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        (String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
+    };
+    let (stdout, stderr) = run(false);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[..2], ["OK", "7,7"], "{stdout}");
+    assert!(lines[2].starts_with("MESSAGE ") && lines.len() == 4, "{stdout}");
+    assert_eq!(stderr, "");
+    let (_, stderr) = run(true);
+    assert!(stderr.contains("playouts"), "{stderr}");
+}

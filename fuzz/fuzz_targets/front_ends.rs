@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ponder::engine::Session;
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&choice, script)) = data.split_first() else { return };
@@ -18,14 +18,14 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut output = Vec::new();
     if choice % 2 == 0 {
-        ponder::protocol::gomocup::run(session, script, &mut output).expect("writing to a Vec cannot fail");
+        ponder::frontends::gomocup::run(session, script, &mut output).expect("writing to a Vec cannot fail");
         let text = String::from_utf8(output).expect("replies are UTF-8");
         assert!(text.is_empty() || text.ends_with('\n'));
         assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
     } else {
         answer(&mut session, b"boardsize 5");
         // A protocol error ends the game; that is an answer, not a failure.
-        let _ = ponder::protocol::referee::run(session, script, &mut output);
+        let _ = ponder::frontends::referee::run(session, script, &mut output);
         assert!(output.is_empty() || output.ends_with(b"\n"));
     }
 });

@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ponder::engine::Session;
-use ponder::protocol::gtp::answer;
+use ponder::frontends::gtp::answer;
 use ponder::protocol::line::preprocess;
 
 fuzz_target!(|data: &[u8]| {

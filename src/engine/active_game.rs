@@ -5,8 +5,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::GtpError;
-use crate::games::{Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft_estimate, perft_until};
+use super::error::GtpError;
+use super::record_view::{GameRecord, move_between, stones_of};
+use crate::games::{
+    CellNames, Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft_estimate, perft_until,
+};
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
 use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
@@ -129,7 +132,7 @@ pub enum GenMove {
 }
 
 /// The session's view of the current game: rules, history and search tree together.
-pub trait ActiveGame: Send + super::game_record::GameRecord {
+pub trait ActiveGame: Send + GameRecord {
     /// The game's registry name.
     fn name(&self) -> &'static str;
     /// Board width and height.
@@ -391,6 +394,56 @@ impl<G: Game> GameState<G> {
             proof: result.root_proof,
             pv: best.map(|stats| format_line(position, &stats.pv)).unwrap_or_default(),
         }
+    }
+}
+
+impl<G: Game> GameRecord for GameState<G> {
+    fn legal_move_names(&self) -> Vec<String> {
+        let position = self.history.last().expect("the history always holds a position");
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        moves.iter().map(|&mv| position.format_move(mv)).collect()
+    }
+
+    fn stone_rows(&self) -> Vec<Vec<Option<Color>>> {
+        stones_of(self.history.last().expect("the history always holds a position"), self.config.size())
+    }
+
+    fn cell_names(&self) -> CellNames {
+        G::CELL_NAMES
+    }
+
+    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color) {
+        let start = &self.history[0];
+        if start.hash() == G::new(&self.config).hash() {
+            return (Vec::new(), start.to_move());
+        }
+        let mut stones = Vec::new();
+        for (row, cells) in stones_of(start, self.config.size()).into_iter().enumerate() {
+            for (column, stone) in cells.into_iter().enumerate() {
+                if let Some(color) = stone {
+                    stones.push((color, (column, row)));
+                }
+            }
+        }
+        (stones, start.to_move())
+    }
+
+    /// The session keeps positions, not moves, so each move is found again as the legal move
+    /// (for either colour, since GTP's `play` may hand the turn over) that leads from one
+    /// position to the next. A gap that no move explains ends the list early.
+    fn moves_with_colors(&self) -> Vec<(Color, String)> {
+        let mut moves = Vec::new();
+        for pair in self.history.windows(2) {
+            match move_between(&pair[0], &pair[1]) {
+                Some(found) => moves.push(found),
+                None => {
+                    log::warn!("the game record stops after {} moves: no move explains the next position", moves.len());
+                    break;
+                }
+            }
+        }
+        moves
     }
 }
 

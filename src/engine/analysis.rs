@@ -10,7 +10,12 @@ use crate::search::Limits;
 /// The `gogui-analyze_commands` / `hexgui-analyze_commands` reply: `type/label/command` lines,
 /// with the virtual-connection views when the game has them (Hex). `%m` is the side to move in
 /// both GUIs.
-pub(super) fn analyze_commands(gui: AnalyzeCommandsFor, vc_views: bool) -> String {
+///
+/// GoGui also gets "Save Game with Result" (`savesgf %w`, GoGui asks for the file) when the file
+/// commands are on: GoGui 1.6 puts a result into its own game record only after a resignation,
+/// a loss on time or its Go scoring, so a game that ends on the board has no `RE` in GoGui's
+/// file, while ponder's has it.
+pub(super) fn analyze_commands(gui: AnalyzeCommandsFor, vc_views: bool, file_commands: bool) -> String {
     let mut entries = vec!["param/Game Parameters/param_game", "param/Search Parameters/param_search"];
     // HexGui's `var` wants bare cells and its `gfx` only INFLUENCE and TEXT, so it gets the
     // principal variation as cells and the move values as `pspairs` (cell, text).
@@ -21,11 +26,14 @@ pub(super) fn analyze_commands(gui: AnalyzeCommandsFor, vc_views: bool) -> Strin
         }
     });
     entries.push("string/Search Statistics/ponder-stats");
+    if gui == AnalyzeCommandsFor::GoGui && file_commands {
+        entries.push("none/Save Game with Result/savesgf %w");
+    }
     if vc_views {
         entries.extend([
             "gfx/VC Status/ponder-vc_status %m",
-            "plist/VC Carrier/ponder-vc_carrier %m",
-            "plist/VC Mustplay/ponder-vc_mustplay %m",
+            "gfx/VC Carrier/ponder-vc_carrier %m",
+            "gfx/VC Mustplay/ponder-vc_mustplay %m",
         ]);
     }
     entries.join("\n")

@@ -1,102 +1,10 @@
-//! The current game as a record: its stones, legal moves and the moves played, for SGF files,
-//! GoGui's rules commands and the match referee. Everything here is generic over [`Game`], so a
-//! new game gets SGF and GoGui support from its `CELL_NAMES` and `stone_at_point` alone.
+//! The current game as an SGF record and back, for `savesgf`/`loadsgf` and the match referee,
+//! built on the [`GameRecord`](super::record_view::GameRecord) view every game has.
 
-use super::active_game::{ActiveGame, GameState};
+use super::active_game::ActiveGame;
 use super::games::{GameEntry, find_game};
-use crate::games::{CellNames, Color, Game, GameConfig};
 use crate::search::SearchParams;
 use crate::sgf::{Record, SgfMove, game_numbers};
-
-/// Read access to the current game as a record. Every [`ActiveGame`] is one.
-pub trait GameRecord {
-    /// The legal moves of the side to move, in the game's notation; empty once the game is over.
-    fn legal_move_names(&self) -> Vec<String>;
-    /// The stones of the current position, row by row from the top, each row from the left.
-    fn stone_rows(&self) -> Vec<Vec<Option<Color>>>;
-    /// How the game's cell names map to board points.
-    fn cell_names(&self) -> CellNames;
-    /// The stones of the start position when it is a set-up (empty for the game's usual start),
-    /// and the side to move there.
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color);
-    /// The moves played since the start or set-up position, with the colour that played each.
-    fn moves_with_colors(&self) -> Vec<(Color, String)>;
-}
-
-impl<G: Game> GameRecord for GameState<G> {
-    fn legal_move_names(&self) -> Vec<String> {
-        let position = self.history.last().expect("the history always holds a position");
-        let mut moves = Vec::new();
-        position.legal_moves(&mut moves);
-        moves.iter().map(|&mv| position.format_move(mv)).collect()
-    }
-
-    fn stone_rows(&self) -> Vec<Vec<Option<Color>>> {
-        stones_of(self.history.last().expect("the history always holds a position"), self.config.size())
-    }
-
-    fn cell_names(&self) -> CellNames {
-        G::CELL_NAMES
-    }
-
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color) {
-        let start = &self.history[0];
-        if start.hash() == G::new(&self.config).hash() {
-            return (Vec::new(), start.to_move());
-        }
-        let mut stones = Vec::new();
-        for (row, cells) in stones_of(start, self.config.size()).into_iter().enumerate() {
-            for (column, stone) in cells.into_iter().enumerate() {
-                if let Some(color) = stone {
-                    stones.push((color, (column, row)));
-                }
-            }
-        }
-        (stones, start.to_move())
-    }
-
-    /// The session keeps positions, not moves, so each move is found again as the legal move
-    /// (for either colour, since GTP's `play` may hand the turn over) that leads from one
-    /// position to the next. A gap that no move explains ends the list early.
-    fn moves_with_colors(&self) -> Vec<(Color, String)> {
-        let mut moves = Vec::new();
-        for pair in self.history.windows(2) {
-            match move_between(&pair[0], &pair[1]) {
-                Some(found) => moves.push(found),
-                None => {
-                    log::warn!("the game record stops after {} moves: no move explains the next position", moves.len());
-                    break;
-                }
-            }
-        }
-        moves
-    }
-}
-
-fn stones_of<G: Game>(position: &G, (width, height): (usize, usize)) -> Vec<Vec<Option<Color>>> {
-    (0..height).map(|row| (0..width).map(|column| position.stone_at_point(column, row)).collect()).collect()
-}
-
-/// The colour and move that lead from `before` to `after`, if one does.
-fn move_between<G: Game>(before: &G, after: &G) -> Option<(Color, String)> {
-    let mut moves = Vec::new();
-    for color in [before.to_move(), before.to_move().opponent()] {
-        let mut position = before.clone();
-        if position.give_turn_to(color).is_err() {
-            continue;
-        }
-        moves.clear();
-        position.legal_moves(&mut moves);
-        for &mv in &moves {
-            let mut next = position.clone();
-            next.play_unchecked(mv);
-            if next.hash() == after.hash() && next.to_move() == after.to_move() {
-                return Some((color, position.format_move(mv)));
-            }
-        }
-    }
-    None
-}
 
 /// The SGF game number ponder writes for a registry game (see `protocol-specs/sgf.md`).
 pub fn sgf_game_number(game: &str) -> u32 {
@@ -171,15 +79,19 @@ pub fn record_of(game: &dyn ActiveGame) -> Record {
 }
 
 /// The registry game a record is for: the first word of `RU` when it names one, else the game
-/// ponder plays with that `GM` number.
+/// ponder plays with that `GM` number, else (a file with neither, as GoGui writes them for
+/// every game) `current`, the game being played.
 ///
 /// # Errors
 /// A message when no game of the registry fits.
-pub fn game_of_record(record: &Record) -> Result<&'static GameEntry, String> {
+pub fn game_of_record(record: &Record, current: &str) -> Result<&'static GameEntry, String> {
     if let Some(entry) = record.rules.as_deref().and_then(|rules| rules.split_whitespace().next()).and_then(find_game) {
         return Ok(entry);
     }
-    let name = match record.game_number {
+    let Some(game_number) = record.game_number else {
+        return find_game(current).ok_or_else(|| format!("no game named {current}"));
+    };
+    let name = match game_number {
         game_numbers::GOMOKU if record.size.0.max(record.size.1) < 5 => "tictactoe",
         game_numbers::GOMOKU => "gomoku",
         game_numbers::OTHELLO => "reversi",
@@ -187,20 +99,22 @@ pub fn game_of_record(record: &Record) -> Result<&'static GameEntry, String> {
         game_numbers::GO => "nogo",
         _ => "",
     };
-    find_game(name).ok_or_else(|| format!("no game for GM[{}]", record.game_number))
+    find_game(name).ok_or_else(|| format!("no game for GM[{game_number}]"))
 }
 
 /// A new game holding the record's position before move `move_number` (1-based; all moves when
-/// `None`), with the size and variant parameters the record names.
+/// `None`), with the size and variant parameters the record names; a record that names no game
+/// is one of `current` (see [`game_of_record`]).
 ///
 /// # Errors
 /// A message saying which size, parameter, set-up stone or move the game refused.
 pub fn load_record(
     record: &Record,
     move_number: Option<usize>,
+    current: &str,
     params: &SearchParams,
 ) -> Result<Box<dyn ActiveGame>, String> {
-    let entry = game_of_record(record)?;
+    let entry = game_of_record(record, current)?;
     let mut game = (entry.create)(params);
     let (width, height) = record.size;
     game.set_size(width, height).map_err(|error| format!("SZ[{width}:{height}]: {error}"))?;
@@ -229,6 +143,7 @@ pub fn load_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Color;
 
     fn game(name: &str) -> Box<dyn ActiveGame> {
         (find_game(name).unwrap().create)(&SearchParams::default())
@@ -241,7 +156,7 @@ mod tests {
             ttt.play(color, mv).unwrap();
         }
         let record = record_of(ttt.as_ref());
-        assert_eq!(record.game_number, 4);
+        assert_eq!(record.game_number, Some(4));
         assert_eq!(record.rules.as_deref(), Some("tictactoe k=3 misere=0"));
         assert_eq!(
             record.moves,
@@ -254,10 +169,10 @@ mod tests {
         );
         let text = record.to_sgf();
         assert!(text.contains(";B[bb];W[aa];W[cc];B[ac]"), "{text}");
-        let loaded = load_record(&Record::from_sgf(&text).unwrap(), None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&Record::from_sgf(&text).unwrap(), None, "nogo", &SearchParams::default()).unwrap();
         assert_eq!(loaded.stone_rows(), ttt.stone_rows());
         assert_eq!(loaded.board_text(), ttt.board_text());
-        let before_third = load_record(&record, Some(3), &SearchParams::default()).unwrap();
+        let before_third = load_record(&record, Some(3), "nogo", &SearchParams::default()).unwrap();
         assert_eq!(before_third.moves_played(), 2);
     }
 
@@ -271,7 +186,7 @@ mod tests {
         let record = record_of(ttt.as_ref());
         assert_eq!(record.result.as_deref(), Some("B+"));
         assert_eq!(record.setup, [(Color::White, (2, 0)), (Color::Black, (0, 2))]);
-        let loaded = load_record(&record, None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&record, None, "nogo", &SearchParams::default()).unwrap();
         assert!(loaded.is_over());
         assert_eq!(loaded.board_text(), ttt.board_text());
     }
@@ -279,15 +194,15 @@ mod tests {
     #[test]
     fn records_pick_the_game_and_refuse_what_it_cannot_play() {
         let gomoku = Record::from_sgf("(;GM[4]SZ[9];B[ee];W[ff])").unwrap();
-        assert_eq!(game_of_record(&gomoku).unwrap().name, "gomoku");
-        let loaded = load_record(&gomoku, None, &SearchParams::default()).unwrap();
+        assert_eq!(game_of_record(&gomoku, "nogo").unwrap().name, "gomoku");
+        let loaded = load_record(&gomoku, None, "nogo", &SearchParams::default()).unwrap();
         assert_eq!((loaded.name(), loaded.size(), loaded.moves_played()), ("gomoku", (9, 9), 2));
         let misere = Record::from_sgf("(;GM[4]SZ[3]RU[tictactoe misere=1])").unwrap();
-        let loaded = load_record(&misere, None, &SearchParams::default()).unwrap();
+        let loaded = load_record(&misere, None, "nogo", &SearchParams::default()).unwrap();
         assert!(loaded.params().iter().any(|p| p.name == "misere" && p.value == "1"));
         for bad in ["(;GM[4]SZ[3];B[aa];W[aa])", "(;GM[4]SZ[40])", "(;GM[4]SZ[3]RU[tictactoe k=9])", "(;GM[99])"] {
             let record = Record::from_sgf(bad).unwrap();
-            assert!(load_record(&record, None, &SearchParams::default()).is_err(), "{bad} loaded");
+            assert!(load_record(&record, None, "nogo", &SearchParams::default()).is_err(), "{bad} loaded");
         }
     }
 

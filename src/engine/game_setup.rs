@@ -7,6 +7,22 @@ use crate::protocol::command::ParamRequest;
 
 /// Formats parameters as GoGui's parameter dialog reads them: `[bool] name 0` or
 /// `[string] name value`, one a line.
+/// The reply to a `param_*` command over `params`: the list, one value, or the result of `set`.
+pub(super) fn answer_param_request(
+    params: &[Param],
+    request: ParamRequest,
+    set: impl FnOnce(&str, &str) -> Result<(), GtpError>,
+) -> Result<String, GtpError> {
+    match request {
+        ParamRequest::List => Ok(format_params(params)),
+        ParamRequest::Get(name) => {
+            let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
+            Ok(param.value.clone())
+        }
+        ParamRequest::Set(name, value) => set(&name, &value).map(|()| String::new()),
+    }
+}
+
 pub(super) fn format_params(params: &[Param]) -> String {
     params
         .iter()
@@ -36,7 +52,11 @@ impl Session {
 
     /// `boardsize N` / `boardsize W H` / `rectangular_boardsize W H`.
     pub(super) fn set_board_size(&mut self, width: usize, height: usize) -> Result<String, GtpError> {
-        self.game.set_size(width, height)?;
+        if self.gogui_shows_board_as(width, height) {
+            self.game.clear_board();
+        } else {
+            self.game.set_size(width, height)?;
+        }
         Ok(String::new())
     }
 
@@ -47,18 +67,7 @@ impl Session {
 
     /// `param_game`: lists, reads or sets a variant parameter. Setting one starts a new game.
     pub(super) fn param_game(&mut self, request: ParamRequest) -> Result<String, GtpError> {
-        match request {
-            ParamRequest::List => Ok(format_params(&self.game.params())),
-            ParamRequest::Get(name) => {
-                let params = self.game.params();
-                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
-                Ok(param.value.clone())
-            }
-            ParamRequest::Set(name, value) => {
-                self.game.set_param(&name, &value)?;
-                Ok(String::new())
-            }
-        }
+        answer_param_request(&self.game.params(), request, |name, value| self.game.set_param(name, value))
     }
 
     /// `set_position COLOR VERTEX ...` (KataGo): an empty board with these stones, no history.

@@ -281,7 +281,15 @@ mod tests {
     use super::*;
     use crate::engine::Session;
     use crate::games::Color;
-    use crate::protocol::gtp::answer;
+    use crate::protocol::command::parse_command;
+
+    /// Runs one command line on the session, as a front end would.
+    fn run_line(session: &mut Session, line: &str) -> Result<String, crate::engine::GtpError> {
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a command name");
+        let args: Vec<String> = words.map(String::from).collect();
+        session.execute(parse_command(name, &args).expect("a known command"))
+    }
 
     /// Runs `commands` in a fresh Reversi session, each answered with success; returns the last
     /// reply and the MCTS tree's node count after it.
@@ -289,11 +297,10 @@ mod tests {
         let mut session = Session::new("reversi").unwrap();
         let mut last = String::new();
         for command in commands {
-            last = answer(&mut session, command.as_bytes()).unwrap();
-            assert!(last.starts_with('='), "{command}: {last}");
+            last = run_line(&mut session, command).unwrap_or_else(|error| panic!("{command}: {error}"));
         }
-        let stats = answer(&mut session, b"ponder-stats").unwrap();
-        let nodes = stats.lines().find_map(|line| line.trim_start_matches("= ").strip_prefix("nodes ")).unwrap();
+        let stats = run_line(&mut session, "ponder-stats").unwrap();
+        let nodes = stats.lines().find_map(|line| line.strip_prefix("nodes ")).unwrap();
         (last, nodes.trim().parse().unwrap())
     }
 
@@ -330,7 +337,7 @@ mod tests {
             stop: &never,
         };
         let expected = search_midgame(&position, reversi_eval::embedded().unwrap(), &limits).unwrap();
-        assert_eq!(first.trim(), format!("= {}", position.format_move(expected.best_move)));
+        assert_eq!(first, position.format_move(expected.best_move));
         // With alphabeta 0 the MCTS plays, and leaves its tree.
         let (_, tree) = reversi_session_reply(&commands(0));
         assert!(tree > 0);
@@ -371,13 +378,12 @@ mod tests {
                 }
             }
             for command in &commands {
-                let reply = answer(&mut session, command.as_bytes()).unwrap();
-                assert!(reply.starts_with('='), "{command}: {reply}");
+                let reply = run_line(&mut session, command);
+                assert!(reply.is_ok(), "{command}: {reply:?}");
             }
             let to_move = if position.to_move() == Color::Black { "b" } else { "w" };
-            let reply = answer(&mut session, format!("genmove {to_move}").as_bytes()).unwrap();
-            let played = reply.trim().trim_start_matches("= ");
-            let HexMove::Cell(cell) = position.parse_move(played).unwrap() else { panic!("{reply}") };
+            let played = run_line(&mut session, &format!("genmove {to_move}")).unwrap();
+            let HexMove::Cell(cell) = position.parse_move(&played).unwrap() else { panic!("{played}") };
             assert!(
                 region.contains(cell.0 as usize),
                 "{played} outside the must-play region\n{}",

@@ -1,6 +1,8 @@
 //! What H-search sees in a Hex position, drawn for HexGui and GoGui (after MoHex's `vc-*`
-//! analyze commands): `ponder-vc_status` (gfx), `ponder-vc_carrier` and `ponder-vc_mustplay`
-//! (plists). Each view is for a given colour as the side to move; the GUIs pass the side to move.
+//! analyze commands): `ponder-vc_status`, `ponder-vc_carrier` and `ponder-vc_mustplay` (gfx
+//! pictures, each with a status line, so a view with no cells still replaces the last one's
+//! text), and `vc-build` (HexGui's consider-set button: cell and code pairs). Each view is for a
+//! given colour as the side to move; the GUIs pass the side to move.
 
 use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game, Outcome};
@@ -75,14 +77,40 @@ impl EdgeFindings {
 pub(super) fn vc_view(position: &Hex, color: Color, view: VcView) -> String {
     let Some(findings) = EdgeFindings::of(position, color) else {
         return match view {
-            VcView::Status => format!("INFLUENCE\nTEXT virtual connections: boards up to {MAX_VC_CELLS} cells only"),
-            VcView::Carrier | VcView::MustPlay => String::new(),
+            VcView::OutsideMustPlay => String::new(),
+            _ => format!("INFLUENCE\nTEXT virtual connections: boards up to {MAX_VC_CELLS} cells only"),
         };
     };
-    let names = |set: u128| cells(position, set).join(" ");
+    let me = if color == Color::Black { "black" } else { "white" };
     match view {
-        VcView::Carrier => names(findings.carrier()),
-        VcView::MustPlay => names(findings.must_play()),
+        VcView::Carrier => {
+            let carrier = findings.carrier();
+            let text = if carrier == 0 {
+                format!("{me}: no connection between its edges")
+            } else {
+                format!("{me}: connection carrier, {}", count(carrier, "cell"))
+            };
+            picture(position, &[(carrier, "1")], &text)
+        }
+        VcView::MustPlay => {
+            let must_play = findings.must_play();
+            let text = if must_play == 0 {
+                format!("{me}: no move escapes the opponent's connection")
+            } else if must_play == findings.empty {
+                format!("{me}: no must-play, every empty cell ({})", count(must_play, "cell"))
+            } else {
+                format!("{me}: must play in {}", count(must_play, "cell"))
+            };
+            picture(position, &[(must_play, "1")], &text)
+        }
+        VcView::OutsideMustPlay => {
+            let outside = if findings.won_chain != 0 || findings.lost_chain != 0 {
+                0
+            } else {
+                findings.empty & !findings.must_play()
+            };
+            cells(position, outside).iter().map(|cell| format!("{cell} x")).collect::<Vec<_>>().join(" ")
+        }
         VcView::Status => status(position, color, &findings),
     }
 }
@@ -122,6 +150,11 @@ fn status(position: &Hex, color: Color, findings: &EdgeFindings) -> String {
     } else {
         "no connection between edges found".to_string()
     };
+    picture(position, &influence, &text)
+}
+
+/// A gfx reply: `INFLUENCE` with each set's cells at its value, then the status line.
+fn picture(position: &Hex, influence: &[(u128, &str)], text: &str) -> String {
     let pairs: Vec<String> = influence
         .iter()
         .flat_map(|&(set, value)| cells(position, set).into_iter().map(move |cell| format!("{cell} {value}")))
@@ -157,13 +190,22 @@ mod tests {
     fn the_centre_of_three_by_three_is_joined_to_both_rows() {
         // b2 touches b1 and c1 on row 1 and a3 and b3 on row 3: two two-cell edge templates.
         let centre = position(&["b2"], &[]);
-        assert_eq!(vc_view(&centre, Color::Black, VcView::Carrier), "b1 c1 a3 b3");
-        assert_eq!(
-            vc_view(&centre, Color::White, VcView::Status),
-            "INFLUENCE b1 0 c1 0 a3 0 b3 0\nTEXT black wins: its edges are fully connected (4 empty cells)"
-        );
-        // Every white move loses.
-        assert_eq!(vc_view(&centre, Color::White, VcView::MustPlay), "");
+        let every_cell_but_b2 = "a1 b1 c1 a2 c2 a3 b3 c3".replace(' ', " x ") + " x";
+        let expected = [
+            (Color::Black, VcView::Carrier, "INFLUENCE b1 1 c1 1 a3 1 b3 1\nTEXT black: connection carrier, 4 cells"),
+            (
+                Color::White,
+                VcView::Status,
+                "INFLUENCE b1 0 c1 0 a3 0 b3 0\nTEXT black wins: its edges are fully connected (4 empty cells)",
+            ),
+            // Every white move loses: nothing to draw, and HexGui's consider set greys every cell.
+            (Color::White, VcView::MustPlay, "INFLUENCE\nTEXT white: no move escapes the opponent's connection"),
+            (Color::White, VcView::Carrier, "INFLUENCE\nTEXT white: no connection between its edges"),
+            (Color::White, VcView::OutsideMustPlay, every_cell_but_b2.as_str()),
+        ];
+        for (color, view, reply) in expected {
+            assert_eq!(vc_view(&centre, color, view), reply, "{color} {view:?}");
+        }
     }
 
     #[test]
@@ -171,7 +213,11 @@ mod tests {
         // b1 and b3 share one row-2 neighbour, b2: Black to move wins there, White must take it
         // (and, the centre of 3x3 being White's winning cell too, White to move wins there).
         let split = position(&["b1", "b3"], &[]);
-        assert_eq!(vc_view(&split, Color::White, VcView::MustPlay), "b2");
+        assert_eq!(vc_view(&split, Color::White, VcView::MustPlay), "INFLUENCE b2 1\nTEXT white: must play in 1 cell");
+        assert_eq!(
+            vc_view(&split, Color::White, VcView::OutsideMustPlay),
+            "a1 c1 a2 c2 a3 c3".replace(' ', " x ") + " x"
+        );
         assert_eq!(
             vc_view(&split, Color::Black, VcView::Status),
             "INFLUENCE b2 0.5\nTEXT black wins with b2: semi connection between its edges (1 cell)"
@@ -184,10 +230,16 @@ mod tests {
     fn an_open_board_restricts_nothing_and_a_won_game_shows_its_chain() {
         // Empty 11x11 is unsolved: no edge-to-edge connection can exist for either side.
         let empty = Hex::new(&HexConfig::default());
-        assert_eq!(vc_view(&empty, Color::White, VcView::MustPlay).split(' ').count(), 121);
+        let must_play = vc_view(&empty, Color::White, VcView::MustPlay);
+        assert!(must_play.ends_with("TEXT white: no must-play, every empty cell (121 cells)"), "{must_play}");
+        assert_eq!(vc_view(&empty, Color::White, VcView::OutsideMustPlay), "");
         assert_eq!(vc_view(&empty, Color::White, VcView::Status), "INFLUENCE\nTEXT no connection between edges found");
         let won = position(&["a1", "a2", "a3"], &["b1", "b2"]);
-        assert_eq!(vc_view(&won, Color::Black, VcView::Carrier), "a1 a2 a3");
+        assert_eq!(
+            vc_view(&won, Color::Black, VcView::Carrier),
+            "INFLUENCE a1 1 a2 1 a3 1\nTEXT black: connection carrier, 3 cells"
+        );
+        assert_eq!(vc_view(&won, Color::Black, VcView::OutsideMustPlay), "");
         assert_eq!(vc_view(&won, Color::White, VcView::Status), "INFLUENCE a1 0 a2 0 a3 0\nTEXT black has won");
     }
 }

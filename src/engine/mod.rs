@@ -5,12 +5,14 @@
 mod active_game;
 mod analysis;
 pub mod clock;
+mod error;
 pub mod file_access;
 mod game_record;
 mod game_setup;
 mod games;
 mod hex_vc_views;
 mod moves;
+mod record_view;
 mod rules_commands;
 mod search_settings;
 mod sgf_commands;
@@ -20,68 +22,22 @@ pub use active_game::{
     ActiveGame, AnalysisMove, GameState, GenMove, SearchRequest, SearchSummary, SolveContext, SolverHooks,
     SolverVerdict,
 };
+pub use error::GtpError;
 pub use file_access::FileAccess;
-pub use game_record::{GameRecord, game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
+pub use game_record::{game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
 pub use games::{GAMES, GameEntry, find_game};
+pub use record_view::GameRecord;
 pub use search_settings::{MAX_THREADS, SearchSettings};
 pub use signals::InputSignals;
 
-use std::fmt;
 use std::sync::Arc;
 
-use crate::protocol::command::{COMMANDS, Command, CommandError};
+use crate::protocol::command::{COMMANDS, Command, RulesQuery};
 
-/// A failed command, displayed as the exact GTP error text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GtpError {
-    UnknownCommand,
-    Syntax,
-    UnacceptableSize,
-    IllegalMove,
-    CannotUndo,
-    CannotScore,
-    UnknownGame,
-    UnknownParameter,
-    InvalidValue(String),
-    /// A solve or search stopped by an interrupt before it had an answer.
-    Interrupted,
-    CannotLoadFile,
-    CannotSaveFile,
-    /// `loadsgf`/`savesgf` under `--no-file-commands`.
-    FileCommandsOff,
-}
-
-impl fmt::Display for GtpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GtpError::UnknownCommand => f.write_str("unknown command"),
-            GtpError::Syntax => f.write_str("syntax error"),
-            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
-            GtpError::IllegalMove => f.write_str("illegal move"),
-            GtpError::CannotUndo => f.write_str("cannot undo"),
-            GtpError::CannotScore => f.write_str("cannot score"),
-            GtpError::UnknownGame => f.write_str("unknown game"),
-            GtpError::UnknownParameter => f.write_str("unknown parameter"),
-            GtpError::InvalidValue(why) => write!(f, "invalid value: {why}"),
-            GtpError::Interrupted => f.write_str("interrupted"),
-            GtpError::CannotLoadFile => f.write_str("cannot load file"),
-            GtpError::CannotSaveFile => f.write_str("cannot save file"),
-            GtpError::FileCommandsOff => f.write_str("file commands are turned off"),
-        }
-    }
-}
-
-impl std::error::Error for GtpError {}
-
-impl From<CommandError> for GtpError {
-    fn from(error: CommandError) -> GtpError {
-        match error {
-            CommandError::Unknown => GtpError::UnknownCommand,
-            CommandError::Syntax => GtpError::Syntax,
-            CommandError::UnacceptableSize => GtpError::UnacceptableSize,
-            CommandError::InvalidValue(why) => GtpError::InvalidValue(why.to_string()),
-        }
-    }
+/// The commands only a game with virtual connections (Hex) answers, MoHex's names among them
+/// so that HexGui's buttons work.
+fn is_hex_connection_command(name: &str) -> bool {
+    name.starts_with("ponder-vc_") || matches!(name, "dfpn-solve-state" | "vc-build" | "param_dfpn")
 }
 
 /// The largest estimated count `ponder-perft` starts (see [`crate::games::perft_estimate`]):
@@ -104,8 +60,15 @@ pub struct Session {
     last_values: [Option<(usize, f64)>; 2],
     /// What our moves take beyond their hard limits, held back from the next plans.
     move_overhead: clock::MoveOverhead,
+    /// The search behind the last `genmove`, if a search chose it.
+    last_search: Option<SearchSummary>,
     /// Where `loadsgf` and `savesgf` may read and write.
     file_access: FileAccess,
+    /// Set once GoGui asks `gogui-rules_game_id`: from then on moves come and go as GoGui's
+    /// vertices (see `rules_commands`).
+    gogui_rules_mode: bool,
+    /// HexGui's `param_dfpn use_guifx`, read back only (see `param_dfpn`).
+    dfpn_use_guifx: bool,
 }
 
 impl Session {
@@ -126,8 +89,17 @@ impl Session {
             signals: Arc::new(InputSignals::default()),
             last_values: [None; 2],
             move_overhead: clock::MoveOverhead::default(),
+            last_search: None,
             file_access: FileAccess::default(),
+            gogui_rules_mode: false,
+            dfpn_use_guifx: false,
         })
+    }
+
+    /// The search behind the last `genmove`; `None` when no search chose it (a solver's move,
+    /// a pass, a resignation).
+    pub fn last_search(&self) -> Option<&SearchSummary> {
+        self.last_search.as_ref()
     }
 
     /// The signals an input reader raises to end a running search.
@@ -175,14 +147,18 @@ impl Session {
             Command::SetGame(name) => self.set_game(&name),
             Command::ParamGame(request) => self.param_game(request),
             Command::SetPosition(stones) => self.set_position(&stones),
-            Command::Play { color, mv } => self.play(color, &mv),
-            Command::GenMove(color) => self.genmove(color, true),
-            Command::RegGenMove(color) => self.genmove(color, false),
+            Command::Play { color, mv } => {
+                let mv = self.move_from_controller(&mv)?;
+                self.play(color, &mv)
+            }
+            Command::GenMove(color) => self.genmove(color, true).map(|mv| self.move_to_controller(&mv)),
+            Command::RegGenMove(color) => self.genmove(color, false).map(|mv| self.move_to_controller(&mv)),
             Command::Undo => self.undo(),
             Command::ShowBoard => Ok(format!("\n{}", self.game.board_text())),
             Command::FinalScore => self.game.final_score(),
             Command::Perft(depth) => self.perft(depth),
             Command::ParamSearch(request) => self.param_search(request),
+            Command::ParamDfpn(request) => self.param_dfpn(request),
             Command::Stats => Ok(self.stats()),
             Command::TimeSettings(control) => {
                 self.clocks = clock::Clocks::new(control);
@@ -192,14 +168,22 @@ impl Session {
                 self.clocks.set_time_left(color, seconds, stones);
                 Ok(String::new())
             }
-            Command::AnalyzeCommands(gui) => Ok(analysis::analyze_commands(gui, self.game.has_vc_views())),
-            Command::PrincipalVariation(view) => Ok(self.principal_variation(view)),
-            Command::MoveValues(view) => Ok(self.move_values(view)),
+            Command::AnalyzeCommands(gui) => {
+                let file_commands = self.file_access != FileAccess::Off;
+                Ok(analysis::analyze_commands(gui, self.game.has_vc_views(), file_commands))
+            }
+            Command::PrincipalVariation(view) => Ok(self.cells_to_controller(&self.principal_variation(view))),
+            Command::MoveValues(view) => Ok(self.cells_to_controller(&self.move_values(view))),
             Command::NoOp => Ok(String::new()),
             Command::Solve(color) => self.solve(color),
             Command::SolveWinner(color) => self.solve_winner(color),
-            Command::VcView(view, color) => self.game.vc_view(color, view),
-            Command::Rules(query) => self.rules_query(query),
+            Command::VcView(view, color) => self.game.vc_view(color, view).map(|text| self.cells_to_controller(&text)),
+            Command::Rules(query) => {
+                if query == RulesQuery::GameId {
+                    self.gogui_rules_mode = true;
+                }
+                self.rules_query(query)
+            }
             Command::LoadSgf { path, move_number } => self.load_sgf(&path, move_number),
             Command::PrintSgf => Ok(self.print_sgf()),
             Command::SaveSgf(path) => self.save_sgf(&path),
@@ -226,7 +210,7 @@ impl Session {
             .iter()
             .map(|spec| spec.name)
             .filter(|&name| name != "ponder-solve" || self.game.has_solver())
-            .filter(|&name| !(name.starts_with("ponder-vc_") || name == "dfpn-solve-state") || self.game.has_vc_views())
+            .filter(|&name| !is_hex_connection_command(name) || self.game.has_vc_views())
             .filter(|&name| !(name == "loadsgf" || name == "savesgf") || self.file_access != FileAccess::Off)
             .collect()
     }

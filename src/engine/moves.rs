@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use super::active_game::{GenMove, ProgressCallback, SearchRequest, SearchSummary};
 use super::{GtpError, Session};
 use crate::games::Color;
-use crate::search::RootProof;
 
 impl fmt::Display for GenMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -64,9 +63,11 @@ impl Session {
         let answer = self.game.genmove(color, request, commit);
         self.signals.end_search();
         let answer = answer?;
+        self.last_search = None;
         if let GenMove::Move(_, Some(summary)) = &answer {
             log_summary(color, summary);
             self.last_values[color.index()] = Some((moves_played, summary.value));
+            self.last_search = Some(summary.clone());
         }
         if let Some(plan) = plan {
             self.move_overhead.record(started.elapsed().as_secs_f64(), plan.hard.as_secs_f64());
@@ -88,12 +89,7 @@ impl Session {
 /// The one-line search summary on stderr.
 fn log_summary(color: Color, summary: &SearchSummary) {
     let seconds = summary.elapsed.as_secs_f64();
-    let proof = match summary.proof {
-        RootProof::Unknown => "",
-        RootProof::Win => " (proven win)",
-        RootProof::Loss => " (proven loss)",
-        RootProof::Draw => " (proven draw)",
-    };
+    let proof = summary.proof.summary_note();
     log::info!(
         "{color} {}: {} playouts ({} reused) in {seconds:.2}s, {:.0} playouts/s, win rate {:.1}%{proof}, pv {}",
         summary.mv,

@@ -6,9 +6,9 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
 use super::clock::TimePlan;
-use super::game_setup::format_params;
+use super::game_setup::answer_param_request;
 use super::{GtpError, Session};
-use crate::games::{Param, parse_int_param};
+use crate::games::{ConfigError, Param, parse_bool_param, parse_int_param};
 use crate::protocol::command::ParamRequest;
 use crate::search::{Limits, SearchParams};
 
@@ -123,10 +123,7 @@ impl SearchSettings {
     /// # Errors
     /// [`GtpError::UnknownParameter`] or [`GtpError::InvalidValue`]; nothing changes then.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), GtpError> {
-        let invalid = |error: crate::games::ConfigError| match error {
-            crate::games::ConfigError::InvalidValue(why) => GtpError::InvalidValue(why),
-            _ => GtpError::InvalidValue(String::new()),
-        };
+        let invalid = invalid_value;
         match name {
             "max_visits" => self.max_visits = parse_u64(value)?,
             "max_time" => self.max_time = parse_seconds(value)?,
@@ -184,19 +181,28 @@ fn format_seconds(seconds: f64) -> String {
 impl Session {
     /// `param_search`: lists, reads or sets a search parameter.
     pub(super) fn param_search(&mut self, request: ParamRequest) -> Result<String, GtpError> {
-        match request {
-            ParamRequest::List => Ok(format_params(&self.settings.as_params())),
-            ParamRequest::Get(name) => {
-                let params = self.settings.as_params();
-                let param = params.iter().find(|p| p.name == name).ok_or(GtpError::UnknownParameter)?;
-                Ok(param.value.clone())
-            }
-            ParamRequest::Set(name, value) => {
-                self.settings.set(&name, &value)?;
-                self.game.set_search_params(&self.settings.params);
-                Ok(String::new())
-            }
+        answer_param_request(&self.settings.as_params(), request, |name, value| {
+            self.settings.set(name, value)?;
+            self.game.set_search_params(&self.settings.params);
+            Ok(())
+        })
+    }
+
+    /// `param_dfpn`: HexGui sends `param_dfpn use_guifx 1` before `dfpn-solve-state`, asking
+    /// MoHex to draw its proof search as it runs. ponder's solver draws nothing while it runs;
+    /// the setting is kept only so that it reads back, and it is the one parameter here.
+    pub(super) fn param_dfpn(&mut self, request: ParamRequest) -> Result<String, GtpError> {
+        if !self.game.has_vc_views() {
+            return Err(GtpError::UnknownCommand);
         }
+        let params = [Param::bool("use_guifx", self.dfpn_use_guifx)];
+        answer_param_request(&params, request, |name, value| {
+            if name != "use_guifx" {
+                return Err(GtpError::UnknownParameter);
+            }
+            self.dfpn_use_guifx = parse_bool_param(value).map_err(invalid_value)?;
+            Ok(())
+        })
     }
 
     /// `ponder-stats`: the kept tree's size, reuse and memory, one `key value` a line.
@@ -206,5 +212,13 @@ impl Session {
             "nodes {}\nroot_visits {}\nreused_visits {}\nmemory_bytes {}\ncapacity_nodes {}",
             stats.nodes, stats.root_visits, stats.reused_visits, stats.memory_bytes, stats.capacity_nodes
         )
+    }
+}
+
+/// A refused setting as the session's error.
+fn invalid_value(error: ConfigError) -> GtpError {
+    match error {
+        ConfigError::InvalidValue(why) => GtpError::InvalidValue(why),
+        _ => GtpError::InvalidValue(String::new()),
     }
 }

@@ -21,7 +21,8 @@ impl Session {
     }
 
     /// `loadsgf`: the position of the file's main line before move `move_number` (all moves
-    /// when absent), in the game the file is for. Replaces the current game and its tree.
+    /// when absent), in the game the file is for (the current game when it names none).
+    /// Replaces the current game and its tree.
     pub(super) fn load_sgf(&mut self, path: &str, move_number: Option<usize>) -> Result<String, GtpError> {
         if self.file_access == FileAccess::Off {
             return Err(GtpError::FileCommandsOff);
@@ -33,7 +34,7 @@ impl Session {
         let resolved = self.file_access.path_to_read(path).map_err(fail)?;
         let text = read_regular_file(&resolved, MAX_SGF_BYTES).map_err(fail)?;
         let record = Record::from_sgf(&String::from_utf8_lossy(&text)).map_err(|error| fail(error.to_string()))?;
-        self.game = load_record(&record, move_number, &self.settings.params).map_err(fail)?;
+        self.game = load_record(&record, move_number, self.game.name(), &self.settings.params).map_err(fail)?;
         Ok(String::new())
     }
 

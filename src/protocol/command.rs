@@ -8,8 +8,8 @@ use std::fmt;
 
 use std::time::Duration;
 
-use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::games::Color;
+use crate::protocol::time_control::{TimeControl, TimeSystem};
 
 /// A parameter request of `param_game` / `param_search` (MoHex/GoGui convention).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +57,9 @@ pub enum VcView {
     Carrier,
     /// `ponder-vc_mustplay`: the cells that do not lose at once to an opponent's connection.
     MustPlay,
+    /// `vc-build` (HexGui's consider-set button, after MoHex): the empty cells outside the
+    /// must-play, each marked `x` (not worth considering).
+    OutsideMustPlay,
 }
 
 /// Which GUI's reply format `ponder-pv` and `ponder-move_values` use: HexGui reads its `var`
@@ -96,6 +99,8 @@ pub enum Command {
     SetGame(String),
     ParamGame(ParamRequest),
     ParamSearch(ParamRequest),
+    /// `param_dfpn [key [value]]`: the settings HexGui sends before `dfpn-solve-state`.
+    ParamDfpn(ParamRequest),
     SetPosition(Vec<(Color, String)>),
     Perft(u32),
     Stats,
@@ -215,6 +220,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "ponder-vc_status", parse: |args| Ok(Command::VcView(VcView::Status, one_color(args)?)) },
     CommandSpec { name: "ponder-vc_carrier", parse: |args| Ok(Command::VcView(VcView::Carrier, one_color(args)?)) },
     CommandSpec { name: "ponder-vc_mustplay", parse: |args| Ok(Command::VcView(VcView::MustPlay, one_color(args)?)) },
+    CommandSpec { name: "vc-build", parse: |args| Ok(Command::VcView(VcView::OutsideMustPlay, one_color(args)?)) },
+    CommandSpec { name: "param_dfpn", parse: |args| Ok(Command::ParamDfpn(param_request(args))) },
     CommandSpec { name: "time_settings", parse: parse_time_settings },
     CommandSpec { name: "kgs-time_settings", parse: parse_named_time_settings },
     CommandSpec { name: "kata-time_settings", parse: parse_named_time_settings },

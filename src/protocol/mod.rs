@@ -1,9 +1,6 @@
-//! Bytes in, bytes out: line framing and parsing, typed commands, the reply writer, and the
-//! front ends (GTP, Gomocup, the Hex course-referee protocol) that connect a session to a byte
-//! stream. Only this module writes protocol output.
+//! Lines in, lines out: GTP framing and parsing, typed commands, the reply writer. Nothing here
+//! reads or writes a stream or knows the engine; the front ends in [`crate::frontends`] do that.
 
 pub mod command;
-pub mod gomocup;
-pub mod gtp;
 pub mod line;
-pub mod referee;
+pub mod time_control;

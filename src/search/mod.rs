@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::games::{Color, Game, Outcome, Prior};
-use tree::{Arena, Bounds, BoundsTable, LOSS, NO_NODE, Proof, WIN};
+use tree::{Arena, ArenaBlock, Bounds, BoundsTable, LOSS, NO_NODE, Proof, WIN};
 
 /// RAVE's equivalence parameter: the visits at which a child's own mean and its
 /// all-moves-as-first mean weigh the same in Silver's minimum-error schedule
@@ -44,6 +44,10 @@ pub const SOLVE_AT_PLIES: usize = 6;
 /// Helper threads add their playouts to the shared count this many at a time (the calling
 /// thread, which watches the limits, adds each of its own at once).
 const PLAYOUT_COUNT_BATCH: u64 = 16;
+
+/// With several threads, each writes the root statistics it holds back (see [`HeldBack`]) after
+/// this many of its playouts.
+const HELD_BACK_PLAYOUTS: u32 = 16;
 
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,6 +175,19 @@ pub enum RootProof {
     Draw,
 }
 
+impl RootProof {
+    /// The proof as a note after a search summary: empty while unknown, else " (proven win)"
+    /// and so on.
+    pub fn summary_note(self) -> &'static str {
+        match self {
+            RootProof::Unknown => "",
+            RootProof::Win => " (proven win)",
+            RootProof::Loss => " (proven loss)",
+            RootProof::Draw => " (proven draw)",
+        }
+    }
+}
+
 /// Size and reuse figures for `ponder-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TreeStats {
@@ -195,6 +212,9 @@ pub struct Search<G: Game> {
     proven: BoundsTable,
     /// The current search's expansion threshold (see [`SMALL_TREE_PLIES`]).
     expand_after: u32,
+    /// Whether the current search runs several threads: they then allocate from blocks and
+    /// hold back the root's statistics (one thread writes everything at once, as it always has).
+    shared: bool,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -205,7 +225,70 @@ struct Worker<G: Game> {
     path: Vec<(u32, Color, u64)>,
     moves: Vec<G::Move>,
     priors: Vec<Prior>,
+    block: ArenaBlock,
+    held_back: HeldBack,
 }
+
+/// The statistics near the root that a worker writes in batches when several threads search:
+/// the visits of the nodes above [`HELD_BACK_DEPTH`] and their RAVE updates. Every playout
+/// passes there: written at once, those cache lines move between the cores at every playout of
+/// every thread, and every thread's next selection there must fetch them again. The worker's
+/// own selection adds what it holds back, so it sees its own playouts at once and the other
+/// threads' a batch late (the tree keeps what they held back out of its virtual losses too).
+#[derive(Default)]
+struct HeldBack {
+    playouts: u32,
+    root_visits: u32,
+    root_half_points: u64,
+    /// Per node (the first `nodes_in_use` entries): its index, and what is held back for each
+    /// of its children, by the child's offset. The vectors are reused from batch to batch.
+    children: Vec<(u32, Vec<HeldStats>)>,
+    nodes_in_use: usize,
+}
+
+/// One child's held-back statistics.
+#[derive(Clone, Copy, Default)]
+struct HeldStats {
+    visits: u32,
+    half_points: u32,
+    amaf_playouts: u32,
+    amaf_half_points: u32,
+}
+
+impl HeldBack {
+    /// What is held back for the children of `node`, which has `child_count`, if anything.
+    fn children_of(&self, node: u32) -> Option<&[HeldStats]> {
+        self.children[..self.nodes_in_use].iter().find(|(index, _)| *index == node).map(|(_, held)| &held[..])
+    }
+
+    /// What is held back for the children of `node`, which has `child_count`; an entry is made
+    /// when there is none.
+    fn children_of_mut(&mut self, node: u32, child_count: usize) -> &mut [HeldStats] {
+        let position = match self.children[..self.nodes_in_use].iter().position(|(index, _)| *index == node) {
+            Some(position) => position,
+            None => {
+                if self.nodes_in_use == self.children.len() {
+                    self.children.push((node, Vec::new()));
+                }
+                let entry = &mut self.children[self.nodes_in_use];
+                entry.0 = node;
+                entry.1.clear();
+                self.nodes_in_use += 1;
+                self.nodes_in_use - 1
+            }
+        };
+        // A node expanded by another thread since this batch first saw it has children now.
+        let held = &mut self.children[position].1;
+        if held.len() < child_count {
+            held.resize(child_count, HeldStats::default());
+        }
+        held
+    }
+}
+
+/// With several threads, the statistics of nodes at a smaller depth than this (the root is at
+/// depth 0) are held back ([`HeldBack`]): there all threads meet, however narrow the tree.
+const HELD_BACK_DEPTH: usize = 3;
 
 impl<G: Game> Search<G> {
     /// An empty search with the given settings.
@@ -221,6 +304,7 @@ impl<G: Game> Search<G> {
             root_losing_moves: Vec::new(),
             proven,
             expand_after: EXPAND_AFTER_VISITS,
+            shared: false,
         }
     }
 
@@ -375,6 +459,7 @@ impl<G: Game> Search<G> {
         self.expand_after = if small_tree { 1 } else { EXPAND_AFTER_VISITS };
         let playouts = AtomicU64::new(0);
         let threads = self.params.running_threads();
+        self.shared = threads > 1;
         let finished = AtomicBool::new(false);
         let this = &*self;
         std::thread::scope(|scope| {
@@ -395,6 +480,7 @@ impl<G: Game> Search<G> {
                             unreported = 0;
                         }
                     }
+                    this.write_held_back(&mut worker.held_back);
                     playouts.fetch_add(unreported, Ordering::Relaxed);
                 }));
             }
@@ -430,6 +516,7 @@ impl<G: Game> Search<G> {
                 }
             }
             finished.store(true, Ordering::Relaxed);
+            this.write_held_back(&mut worker.held_back);
             // Joined explicitly, so every helper has exited (not just finished its closure)
             // when the search returns.
             for helper in helpers {
@@ -504,6 +591,8 @@ impl<G: Game> Search<G> {
             path: Vec::new(),
             moves: Vec::new(),
             priors: Vec::new(),
+            block: ArenaBlock::default(),
+            held_back: HeldBack::default(),
         }
     }
 
@@ -518,6 +607,9 @@ impl<G: Game> Search<G> {
         let outcome = loop {
             let node = self.arena.get(node_index);
             let &(_, mover, key) = worker.path.last().expect("the path holds the root");
+            let depth = worker.path.len() - 1;
+            // The visits this worker sees: the tree's and its own held back.
+            let visits = node.visits() + self.held_back_visits(worker, depth);
             if let Some(outcome) = outcome_of(node.proof(), mover) {
                 break outcome;
             }
@@ -530,7 +622,7 @@ impl<G: Game> Search<G> {
             //    position (asked once, at this first visit; proofs are kept with the node). The
             //    root is always expanded and never proven by knowledge, so a proven root always
             //    has its winning move in the tree.
-            if node.visits() == 0 && node_index != self.root {
+            if visits == 0 && node_index != self.root {
                 if self.params.solver
                     && let Some(outcome) = position.proven_outcome()
                 {
@@ -560,24 +652,41 @@ impl<G: Game> Search<G> {
             //    favoured child is revisited at once, and expanding at its second visit would
             //    allocate a whole row of children per playout and fill the memory cap within
             //    seconds on big boards.
-            if !node.is_expanded() && node_index != self.root && node.visits() < self.expand_after {
+            if !node.is_expanded() && node_index != self.root && visits < self.expand_after {
                 break position.playout(&mut worker.rng);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
                 break position.playout(&mut worker.rng);
             }
-            let child = self.select_child(node_index);
+            let children_held_back = self.shared && depth + 1 < HELD_BACK_DEPTH;
+            let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };
+            let child = self.select_child(node_index, visits, held_back);
             let child_node = self.arena.get(child);
-            child_node.add_virtual_loss();
+            if !children_held_back {
+                child_node.add_virtual_loss();
+            }
             let to_move = position.to_move();
             position.play_unchecked(child_node.mv().expect("a child has a move"));
             worker.path.push((child, to_move, position_key(&position)));
             node_index = child;
         };
-        // 5. Back up the reward, each node from its mover's view.
+        // 5. Back up the reward, each node from its mover's view (held back near the root when
+        //    several threads search; only the other nodes took a virtual loss).
         for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
-            self.arena.get(node_index).record_visit(reward, depth > 0);
+            if !self.shared || depth >= HELD_BACK_DEPTH {
+                self.arena.get(node_index).record_visit(reward, depth > 0);
+            } else if depth == 0 {
+                worker.held_back.root_visits += 1;
+                worker.held_back.root_half_points += reward;
+            } else {
+                let parent = worker.path[depth - 1].0;
+                let children = self.arena.get(parent).children();
+                let offset = (node_index - children.start) as usize;
+                let held = &mut worker.held_back.children_of_mut(parent, children.len())[offset];
+                held.visits += 1;
+                held.half_points += reward as u32;
+            }
         }
         // 6. RAVE: the position is now the playout's final one (or the tree's last position when
         //    a proof or a full arena ended the descent early; its empty cells count for nobody).
@@ -586,13 +695,22 @@ impl<G: Game> Search<G> {
         if G::SUPPORTS_RAVE && self.params.rave {
             // RAVE games alternate strictly, so the children's mover is the node's mover's
             // opponent.
-            for &(node_index, mover, _) in &worker.path {
+            for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
                 let child_mover = mover.opponent();
                 let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
-                for child in self.arena.get(node_index).children() {
+                let children = self.arena.get(node_index).children();
+                let mut held_back = (self.shared && depth + 1 < HELD_BACK_DEPTH)
+                    .then(|| worker.held_back.children_of_mut(node_index, children.len()));
+                for (offset, child) in children.enumerate() {
                     let child_node = self.arena.get(child);
                     if position.amaf_owner(child_node.mv().expect("a child has a move")) == Some(child_mover) {
-                        child_node.record_amaf(reward);
+                        match held_back.as_mut() {
+                            Some(held_back) => {
+                                held_back[offset].amaf_playouts += 1;
+                                held_back[offset].amaf_half_points += reward;
+                            }
+                            None => child_node.record_amaf(1, reward),
+                        }
                     }
                 }
             }
@@ -611,6 +729,47 @@ impl<G: Game> Search<G> {
                 _ => break,
             }
         }
+        if self.shared {
+            worker.held_back.playouts += 1;
+            if worker.held_back.playouts == HELD_BACK_PLAYOUTS {
+                self.write_held_back(&mut worker.held_back);
+            }
+        }
+    }
+
+    /// The visits `worker` holds back for the node at `depth` of its path.
+    fn held_back_visits(&self, worker: &Worker<G>, depth: usize) -> u32 {
+        if !self.shared || depth >= HELD_BACK_DEPTH {
+            return 0;
+        }
+        if depth == 0 {
+            return worker.held_back.root_visits;
+        }
+        let (parent, node) = (worker.path[depth - 1].0, worker.path[depth].0);
+        let offset = (node - self.arena.get(parent).children().start) as usize;
+        worker.held_back.children_of(parent).and_then(|held| held.get(offset)).map_or(0, |held| held.visits)
+    }
+
+    /// Writes a worker's held-back statistics into the tree.
+    fn write_held_back(&self, held_back: &mut HeldBack) {
+        if held_back.root_visits > 0 {
+            self.arena.get(self.root).record_visits(held_back.root_visits, held_back.root_half_points);
+        }
+        for (node, held) in &held_back.children[..held_back.nodes_in_use] {
+            for (child, held) in self.arena.get(*node).children().zip(held) {
+                let child = self.arena.get(child);
+                if held.visits > 0 {
+                    child.record_visits(held.visits, held.half_points as u64);
+                }
+                if held.amaf_playouts > 0 {
+                    child.record_amaf(held.amaf_playouts, held.amaf_half_points);
+                }
+            }
+        }
+        held_back.nodes_in_use = 0;
+        held_back.playouts = 0;
+        held_back.root_visits = 0;
+        held_back.root_half_points = 0;
     }
 
     /// Creates the children of a leaf in a random order (ties in selection then break randomly
@@ -623,7 +782,12 @@ impl<G: Game> Search<G> {
         worker.moves.clear();
         position.legal_moves(&mut worker.moves);
         shuffle(&mut worker.moves, &mut worker.rng);
-        match self.arena.allocate(worker.moves.iter().copied()) {
+        let allocated = if self.shared {
+            self.arena.allocate_from(&mut worker.block, worker.moves.iter().copied())
+        } else {
+            self.arena.allocate(worker.moves.iter().copied())
+        };
+        match allocated {
             Some(first) => {
                 if self.params.priors {
                     worker.priors.clear();
@@ -666,20 +830,24 @@ impl<G: Game> Search<G> {
     /// pseudo-visits together; with RAVE their mean is blended with the child's
     /// all-moves-as-first mean (Silver's minimum-error weight); the mean is then clamped into
     /// the child's proven range. A child with neither visits nor prior nor RAVE statistics comes
-    /// before any other.
-    fn select_child(&self, node_index: u32) -> u32 {
+    /// before any other. `visits` are the node's own as this worker sees them, and `held_back`
+    /// what the worker holds back for the children (see [`HeldBack`]).
+    fn select_child(&self, node_index: u32, visits: u32, held_back: Option<&[HeldStats]>) -> u32 {
         let node = self.arena.get(node_index);
         let children = node.children();
         let secured = children.clone().map(|child| self.arena.get(child).bounds().pessimistic).max().unwrap_or(LOSS);
-        let parent_visits = (node.visits() + node.virtual_loss()).max(1) as f64;
+        let parent_visits = (visits + node.virtual_loss()).max(1) as f64;
         let log_parent = parent_visits.ln();
         let rave = G::SUPPORTS_RAVE && self.params.rave;
         let exploration =
             if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
         let mut best = children.start;
         let mut best_score = f64::NEG_INFINITY;
+        let children_start = children.start;
         for child in children {
             let child_node = self.arena.get(child);
+            let held =
+                held_back.and_then(|held| held.get((child - children_start) as usize)).copied().unwrap_or_default();
             let bounds = child_node.bounds();
             let score = if bounds.pessimistic == WIN {
                 return child;
@@ -689,15 +857,22 @@ impl<G: Game> Search<G> {
                 -1.0 + bounds.pessimistic as f64 * 0.25
             } else {
                 let (prior_visits, prior_half_points) = child_node.prior();
-                let visits = (child_node.visits() + child_node.virtual_loss() + prior_visits) as f64;
-                let (amaf_visits, amaf_half_points) = if rave { child_node.amaf() } else { (0, 0) };
+                let (real_visits, virtual_losses) = child_node.visit_counts();
+                let visits = (real_visits + held.visits + virtual_losses + prior_visits) as f64;
+                let (amaf_visits, amaf_half_points) = if rave {
+                    let (playouts, half_points) = child_node.amaf();
+                    (playouts + held.amaf_playouts, half_points + held.amaf_half_points)
+                } else {
+                    (0, 0)
+                };
                 if visits == 0.0 && amaf_visits == 0 {
                     f64::INFINITY
                 } else {
                     let mean = if visits == 0.0 {
                         amaf_half_points as f64 / (2.0 * amaf_visits as f64)
                     } else {
-                        let mean = (child_node.half_points() + prior_half_points as u64) as f64 / (2.0 * visits);
+                        let half_points = child_node.half_points() + held.half_points as u64 + prior_half_points as u64;
+                        let mean = half_points as f64 / (2.0 * visits);
                         if amaf_visits == 0 {
                             mean
                         } else {
@@ -1009,6 +1184,69 @@ mod tests {
         assert_eq!(asked.running_threads(), cores);
         assert_eq!(SearchParams { force_threads: true, ..asked.clone() }.running_threads(), cores + 7);
         assert_eq!(SearchParams { threads: 0, ..asked }.running_threads(), 1);
+    }
+
+    /// Walks the tree under `node`: no virtual loss is left, children never have more visits
+    /// than their parent, and no child has more RAVE playouts than its parent has visits (each
+    /// playout through a node updates a child at most once). Returns the nodes seen.
+    fn check_statistics<G: Game>(search: &Search<G>, node: u32) -> u64 {
+        let arena = &search.arena;
+        let (visits, virtual_losses) = arena.get(node).visit_counts();
+        assert_eq!(virtual_losses, 0, "a finished search leaves no visit under way");
+        let children = arena.get(node).children();
+        let child_visits: u64 = children.clone().map(|child| arena.get(child).visits() as u64).sum();
+        assert!(child_visits <= visits as u64);
+        let mut nodes = 1;
+        for child in children {
+            assert!(arena.get(child).amaf().0 <= visits);
+            nodes += check_statistics(search, child);
+        }
+        nodes
+    }
+
+    #[test]
+    fn parallel_searches_account_for_every_playout() {
+        // Four threads with RAVE: the root's statistics written in batches and the children
+        // cut from each worker's arena block must add up to what one writer leaves.
+        let mut config = crate::games::hex::HexConfig::default();
+        config.set_size(8, 8).unwrap();
+        let position = crate::games::hex::Hex::new(&config);
+        let params = SearchParams {
+            threads: 4,
+            force_threads: true,
+            solver: false,
+            max_memory_mb: 64,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params);
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(30_000), ..Limits::default() };
+        let result = search.run(&position, limits, &stop, 5, None);
+        let root = search.arena.get(search.root);
+        assert!(result.playouts >= 30_000);
+        assert_eq!(root.visits() as u64, result.playouts, "every playout counted once at the root");
+        let root_amaf: u64 = root.children().map(|child| search.arena.get(child).amaf().0 as u64).sum();
+        assert!(root_amaf > result.playouts, "the root's children got their RAVE playouts");
+        assert!(check_statistics(&search, search.root) > 1_000);
+    }
+
+    #[test]
+    fn parallel_searches_prove_misere_tictactoe_a_draw_through_the_centre() {
+        // The nodes near the root, whose statistics the threads hold back, are where this proof
+        // is decided: every first move but the centre loses.
+        let mut config = MnkConfig::tictactoe();
+        config.set_param("misere", "1").unwrap();
+        let position = Mnk::new(&config);
+        for seed in 0..4 {
+            let params = SearchParams { threads: 4, force_threads: true, max_memory_mb: 16, ..SearchParams::default() };
+            let mut search = Search::new(params);
+            let limits = Limits { max_visits: Some(50_000), ..Limits::default() };
+            let result = search.run(&position, limits, &AtomicBool::new(false), seed, None);
+            assert_eq!(result.root_proof, RootProof::Draw, "seed {seed}");
+            assert_eq!(result.best_move, Some(position.parse_move("b2").unwrap()), "seed {seed}");
+            assert_eq!(search.arena.get(search.root).visits() as u64, result.playouts);
+            check_statistics(&search, search.root);
+        }
     }
 
     #[test]

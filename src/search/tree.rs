@@ -104,6 +104,9 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// One completed visit in [`Node`]'s packed visit word.
+const ONE_VISIT: u64 = 1 << 32;
+
 /// The largest prior a node keeps, in pseudo-visits: the half points then fit a `u16`.
 pub const MAX_PRIOR_VISITS: u32 = 16_000;
 
@@ -116,8 +119,11 @@ pub const MAX_PRIOR_VISITS: u32 = 16_000;
 #[derive(Debug)]
 pub struct Node<M> {
     mv: OnceLock<M>,
-    visits: AtomicU32,
-    virtual_loss: AtomicU32,
+    /// Completed visits in the upper 32 bits, visits under way (virtual losses) in the lower:
+    /// selection reads both with one load, and a finished visit turns its virtual loss into a
+    /// visit with one atomic add instead of two (these words are what the threads fight over
+    /// near the root).
+    visits_and_virtual_losses: AtomicU64,
     /// Sum of the mover's rewards, in half points (win 2, draw 1, loss 0): exact integers.
     half_points: AtomicU64,
     /// Playouts below the parent in which the mover played this node's cell, and the mover's
@@ -137,8 +143,7 @@ impl<M> Default for Node<M> {
     fn default() -> Self {
         Node {
             mv: OnceLock::new(),
-            visits: AtomicU32::new(0),
-            virtual_loss: AtomicU32::new(0),
+            visits_and_virtual_losses: AtomicU64::new(0),
             half_points: AtomicU64::new(0),
             amaf_visits: AtomicU32::new(0),
             amaf_half_points: AtomicU32::new(0),
@@ -160,12 +165,18 @@ impl<M: Copy> Node<M> {
 
     /// Completed visits.
     pub fn visits(&self) -> u32 {
-        self.visits.load(Ordering::Relaxed)
+        self.visit_counts().0
     }
 
     /// Visits under way (virtual losses).
     pub fn virtual_loss(&self) -> u32 {
-        self.virtual_loss.load(Ordering::Relaxed)
+        self.visit_counts().1
+    }
+
+    /// Completed visits and visits under way, read together.
+    pub fn visit_counts(&self) -> (u32, u32) {
+        let word = self.visits_and_virtual_losses.load(Ordering::Relaxed);
+        ((word >> 32) as u32, word as u32)
     }
 
     /// Mean reward of the mover in [0, 1]; 0.5 before any visit.
@@ -199,11 +210,11 @@ impl<M: Copy> Node<M> {
         (self.amaf_visits.load(Ordering::Relaxed), self.amaf_half_points.load(Ordering::Relaxed))
     }
 
-    /// Records one playout in which this node's mover played its cell, with the mover's reward
-    /// in half points.
-    pub fn record_amaf(&self, half_points: u32) {
+    /// Records `playouts` playouts in which this node's mover played its cell, with the mover's
+    /// rewards in them summed in half points.
+    pub fn record_amaf(&self, playouts: u32, half_points: u32) {
         self.amaf_half_points.fetch_add(half_points, Ordering::Relaxed);
-        self.amaf_visits.fetch_add(1, Ordering::Relaxed);
+        self.amaf_visits.fetch_add(playouts, Ordering::Relaxed);
     }
 
     /// The exact value, when proven.
@@ -267,18 +278,36 @@ impl<M: Copy> Node<M> {
     }
 
     pub fn add_virtual_loss(&self) {
-        self.virtual_loss.fetch_add(1, Ordering::Relaxed);
+        self.visits_and_virtual_losses.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Records a finished visit: the reward in half points replaces one virtual loss when
     /// `had_virtual_loss`.
     pub fn record_visit(&self, half_points: u64, had_virtual_loss: bool) {
         self.half_points.fetch_add(half_points, Ordering::Relaxed);
-        self.visits.fetch_add(1, Ordering::Relaxed);
-        if had_virtual_loss {
-            self.virtual_loss.fetch_sub(1, Ordering::Relaxed);
-        }
+        // The virtual loss being taken back was added by this visit, so the lower half never
+        // borrows from the upper.
+        let change = if had_virtual_loss { ONE_VISIT - 1 } else { ONE_VISIT };
+        self.visits_and_virtual_losses.fetch_add(change, Ordering::Relaxed);
     }
+
+    /// Records `visits` finished visits that took no virtual loss, their rewards summed in half
+    /// points (a worker's batch for the root).
+    pub fn record_visits(&self, visits: u32, half_points: u64) {
+        self.half_points.fetch_add(half_points, Ordering::Relaxed);
+        self.visits_and_virtual_losses.fetch_add((visits as u64) << 32, Ordering::Relaxed);
+    }
+}
+
+/// Nodes a worker takes from the arena at once when several threads search (see
+/// [`Arena::allocate_from`]).
+pub const BLOCK_LEN: u32 = 4096;
+
+/// A worker's own unused stretch of the arena.
+#[derive(Debug, Default)]
+pub struct ArenaBlock {
+    next: u32,
+    end: u32,
 }
 
 /// A bump-allocated, chunked node store with a fixed capacity.
@@ -340,18 +369,56 @@ impl<M: Copy> Arena<M> {
                 Err(actual) => current = actual,
             }
         };
-        self.chunks[(start >> CHUNK_BITS) as usize].get_or_init(|| (0..CHUNK_LEN).map(|_| Node::default()).collect());
+        let chunk = (start >> CHUNK_BITS) as usize;
+        self.chunks[chunk].get_or_init(Self::fresh_chunk);
+        // Past half a chunk, the thread that gets here first builds the next chunk: threads
+        // that reach a chunk nobody has built wait for whoever builds it (a few megabytes of
+        // fresh pages), and with several threads creating nodes that happened at every chunk.
+        if (start & CHUNK_MASK) >= CHUNK_LEN as u32 / 2
+            && let Some(next) = self.chunks.get(chunk + 1)
+            && next.get().is_none()
+        {
+            next.get_or_init(Self::fresh_chunk);
+        }
         Some(start)
+    }
+
+    fn fresh_chunk() -> Box<[Node<M>]> {
+        (0..CHUNK_LEN).map(|_| Node::default()).collect()
     }
 
     /// Allocates one fresh node per move, contiguous, and returns the first index; `None` when
     /// the arena is full. The moves are set before the caller can publish the range.
     pub fn allocate(&self, moves: impl ExactSizeIterator<Item = M>) -> Option<u32> {
         let start = self.reserve(moves.len() as u32)?;
+        self.set_moves(start, moves);
+        Some(start)
+    }
+
+    /// Like [`Arena::allocate`], but the range is cut from the worker's `block`, which takes
+    /// [`BLOCK_LEN`] nodes from the arena when it runs short: threads that expand at once then
+    /// do not all bump the one shared length, a cache line every expansion would fight over.
+    /// Near the capacity the block takes only what the range needs.
+    pub fn allocate_from(&self, block: &mut ArenaBlock, moves: impl ExactSizeIterator<Item = M>) -> Option<u32> {
+        let count = moves.len() as u32;
+        if block.end - block.next < count {
+            let wanted = BLOCK_LEN.max(count);
+            let (start, len) = match self.reserve(wanted) {
+                Some(start) => (start, wanted),
+                None => (self.reserve(count)?, count),
+            };
+            *block = ArenaBlock { next: start, end: start + len };
+        }
+        let start = block.next;
+        block.next += count;
+        self.set_moves(start, moves);
+        Some(start)
+    }
+
+    fn set_moves(&self, start: u32, moves: impl ExactSizeIterator<Item = M>) {
         for (offset, mv) in moves.enumerate() {
             let _ = self.get(start + offset as u32).mv.set(mv);
         }
-        Some(start)
     }
 
     /// Allocates one root node, which has no move.
@@ -375,9 +442,10 @@ impl<M: Copy> Arena<M> {
 
     /// Keeps only the subtree under `root`, compacted to the front of the arena in place, and
     /// returns the root's new index. Statistics and proofs are kept. Needs `&mut self`: no search
-    /// may run. Memory never grows: every kept child range slides down (ranges are allocated after
-    /// their parent, so in index order a range's new place never overlaps a range still to move),
-    /// freed slots are reset for reuse, and chunks past the end are released.
+    /// may run. Memory never grows: every kept range slides down (ranges are disjoint and moved
+    /// in index order, so a range's new place lies at or below its old one and never reaches a
+    /// range still to move, wherever a parent lies; with workers' blocks children can lie below
+    /// their parent), freed slots are reset for reuse, and chunks past the end are released.
     pub fn retain_subtree(&mut self, root: u32) -> u32 {
         // 1. The kept ranges: the root alone, then every expanded node's children.
         let mut ranges = vec![(root, 1u32)];
@@ -487,6 +555,32 @@ mod tests {
         assert_eq!(arena.get(second + 3).mv(), Some(3));
         assert!(arena.allocate(0..(CHUNK_LEN - 1) as u16).is_none(), "over capacity");
         assert!(arena.allocate(0..10u16).is_some());
+    }
+
+    #[test]
+    fn blocks_serve_ranges_and_children_below_their_parent_survive_compaction() {
+        let mut arena: Arena<u16> = Arena::with_capacity(CHUNK_LEN);
+        let (mut low, mut high) = (ArenaBlock::default(), ArenaBlock::default());
+        let root = arena.allocate_root().unwrap();
+        // Two workers' blocks: the first lies below the second.
+        let first_low = arena.allocate_from(&mut low, 0..3u16).unwrap();
+        let first_high = arena.allocate_from(&mut high, 10..12u16).unwrap();
+        assert_eq!(first_high, first_low + BLOCK_LEN, "each block takes BLOCK_LEN nodes at once");
+        assert_eq!(arena.allocate_from(&mut low, 3..5u16), Some(first_low + 3), "the next range follows in the block");
+        // The root's children come from the high block, a grandchild's range from the low one.
+        assert!(arena.get(root).try_begin_expansion());
+        arena.get(root).finish_expansion(first_high, 2);
+        assert!(arena.get(first_high + 1).try_begin_expansion());
+        arena.get(first_high + 1).finish_expansion(first_low + 3, 2);
+        arena.get(first_low + 4).record_visit(2, false);
+
+        let new_root = arena.retain_subtree(root);
+        let children: Vec<u32> = arena.get(new_root).children().collect();
+        assert_eq!(children.iter().map(|&c| arena.get(c).mv().unwrap()).collect::<Vec<_>>(), vec![10, 11]);
+        let grandchildren: Vec<_> = arena.get(children[1]).children().map(|c| arena.get(c)).collect();
+        assert_eq!(grandchildren.iter().map(|n| n.mv().unwrap()).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(grandchildren[1].visits(), 1);
+        assert_eq!(arena.len(), 1 + 2 + 2, "compacted: the unused block nodes are gone");
     }
 
     #[test]

@@ -6,20 +6,29 @@
 //! `ERROR …` / `UNKNOWN …`; `INFO` gets no answer. Everything is carried out through the same
 //! session commands a GTP controller would send, with the game fixed to Gomoku.
 //!
+//! A searched move is preceded by a `MESSAGE` line with the search's summary: managers show
+//! and log those, and they merge the engine's stderr into their logs, so in this protocol
+//! stderr stays quiet unless `-v` asks (see `main`).
+//!
 //! Hostile input changes nothing it should not: an `INFO rule` during a game waits for the
 //! next one (a rule change restarts the game), lines are capped and stripped of control
 //! characters, and a `BOARD` block is bounded. Details: `protocol-specs/gtp.md`.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::time::Instant;
 
-use crate::engine::clock::{TimeControl, TimeSystem};
 use crate::engine::{GtpError, Session};
 use crate::games::{Color, GO_COLUMN_LETTERS};
 use crate::protocol::command::{Command, ParamRequest};
 use crate::protocol::line::{CappedLine, read_line_capped};
+use crate::protocol::time_control::{TimeControl, TimeSystem};
 
 /// Seconds kept back from every Gomocup time limit for process and pipe delays.
 const LAG_SECONDS: f64 = 0.1;
+
+/// The time of a move to be played at once (`INFO timeout_turn 0`), and the least any move
+/// gets: a search of a few playouts, so forced wins and blocks are still found.
+const MOVE_AT_ONCE_SECONDS: f64 = 0.002;
 
 /// The longest line read; Gomocup lines are a few dozen bytes, so a longer one is skipped
 /// without being stored and answered `ERROR line too long`.
@@ -32,10 +41,14 @@ struct GomocupFrontEnd {
     width: usize,
     height: usize,
     started: bool,
-    /// `INFO timeout_turn` in seconds (0: none).
-    turn_seconds: f64,
+    /// `INFO timeout_turn` in seconds, if the manager sent it (0: play at once).
+    turn_seconds: Option<f64>,
+    /// `INFO timeout_match` in seconds, if the manager sent one (its 0, no limit, is `None`).
+    match_seconds: Option<f64>,
     /// `INFO time_left` in seconds, if the manager sends it.
     time_left_seconds: Option<f64>,
+    /// Our own thinking time in this game, for a match clock without `time_left`.
+    used_seconds: f64,
     /// The vertices played since the last `START`/`RESTART`/`BOARD`, for `TAKEBACK`.
     moves: Vec<String>,
     /// The user's own `--max-time` (seconds, 0: none), a cap on every move's time.
@@ -50,23 +63,7 @@ struct GomocupFrontEnd {
 /// # Errors
 /// Only a failed write to `output`.
 pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Result<()> {
-    let mut front_end = GomocupFrontEnd {
-        session,
-        width: 15,
-        height: 15,
-        started: false,
-        turn_seconds: 0.0,
-        time_left_seconds: None,
-        moves: Vec::new(),
-        user_max_time: 0.0,
-        pending_exact_five: None,
-    };
-    front_end.user_max_time = front_end
-        .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(0.0);
-    front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
+    let mut front_end = GomocupFrontEnd::new(session)?;
     let mut reader = BufReader::new(input);
     while let Some(line) = next_line(&mut reader) {
         let reply = match line {
@@ -132,6 +129,30 @@ fn board_lines(reader: &mut impl BufRead) -> Result<Vec<String>, String> {
 }
 
 impl GomocupFrontEnd {
+    /// The front end over `session`, switched to Gomoku.
+    fn new(session: Session) -> io::Result<GomocupFrontEnd> {
+        let mut front_end = GomocupFrontEnd {
+            session,
+            width: 15,
+            height: 15,
+            started: false,
+            turn_seconds: None,
+            match_seconds: None,
+            time_left_seconds: None,
+            used_seconds: 0.0,
+            moves: Vec::new(),
+            user_max_time: 0.0,
+            pending_exact_five: None,
+        };
+        front_end.user_max_time = front_end
+            .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .unwrap_or(0.0);
+        front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
+        Ok(front_end)
+    }
+
     fn command(&mut self, command: Command) -> Result<String, GtpError> {
         self.session.execute(command)
     }
@@ -154,6 +175,7 @@ impl GomocupFrontEnd {
             "RESTART" => match self.apply_pending_rule().and_then(|()| self.command(Command::ClearBoard)) {
                 Ok(_) => {
                     self.moves.clear();
+                    self.used_seconds = 0.0;
                     "OK".to_string()
                 }
                 Err(error) => format!("ERROR {error}"),
@@ -203,6 +225,7 @@ impl GomocupFrontEnd {
                 self.height = height;
                 self.started = true;
                 self.moves.clear();
+                self.used_seconds = 0.0;
                 "OK".to_string()
             }
             Err(_) => format!("ERROR unsupported board size {width}x{height} (5 to 25)"),
@@ -218,7 +241,12 @@ impl GomocupFrontEnd {
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => {
                 if let Some(ms) = milliseconds() {
-                    self.turn_seconds = ms / 1000.0;
+                    self.turn_seconds = Some(ms / 1000.0);
+                }
+            }
+            "timeout_match" => {
+                if let Some(ms) = milliseconds() {
+                    self.match_seconds = (ms > 0.0).then_some(ms / 1000.0);
                 }
             }
             "time_left" => self.time_left_seconds = milliseconds().map(|ms| ms / 1000.0),
@@ -316,33 +344,86 @@ impl GomocupFrontEnd {
         self.our_move_as(color)
     }
 
-    /// Searches and plays our move within the announced limits, answered as `X,Y`.
+    /// Plays our move within the announced limits, answered as `X,Y` after a `MESSAGE` line
+    /// with the search's summary. On an empty board that is the centre: the strongest opening
+    /// move in freestyle Gomoku, and no search needed.
     fn our_move_as(&mut self, color: Color) -> String {
-        let mut seconds = if self.turn_seconds > 0.0 { self.turn_seconds - LAG_SECONDS } else { 5.0 };
-        if self.user_max_time > 0.0 {
-            seconds = seconds.min(self.user_max_time);
+        let board_is_empty = self.session.game().stone_rows().iter().flatten().all(Option::is_none);
+        if board_is_empty {
+            return self.play_centre(color);
         }
         // The match clock is planned as a GTP sudden-death clock is (target, extension, hard
-        // limit, lag reserve: protocol-specs/gtp.md), from what the manager says is left; the
-        // turn limit caps every move.
-        let clock = match self.time_left_seconds {
+        // limit, lag reserve: protocol-specs/gtp.md), from what is left of it; the turn limit
+        // caps every move.
+        let clock = match self.match_time_left() {
             Some(left) => TimeControl { system: TimeSystem::Absolute, main_time: left },
             None => TimeControl::UNLIMITED,
         };
         if let Err(error) = self.command(Command::TimeSettings(clock)) {
             return format!("ERROR {error}");
         }
-        self.set_search("max_time", format!("{:.3}", seconds.max(0.002)));
-        match self.command(Command::GenMove(color)) {
+        self.set_search("max_time", format!("{:.3}", self.move_seconds()));
+        let started = Instant::now();
+        let answer = self.command(Command::GenMove(color));
+        self.used_seconds += started.elapsed().as_secs_f64();
+        match answer {
             Ok(vertex) => match self.cell(&vertex) {
                 Some(cell) => {
                     self.moves.push(vertex);
-                    cell
+                    match self.search_message() {
+                        Some(message) => format!("{message}\n{cell}"),
+                        None => cell,
+                    }
                 }
                 None => format!("ERROR no move ({vertex})"),
             },
             Err(error) => format!("ERROR {error}"),
         }
+    }
+
+    /// The most a move may take: the turn limit less the lag reserve (`timeout_turn 0`: at
+    /// once, a search of a few playouts), 5 s without one, never more than the user's own
+    /// `--max-time`.
+    fn move_seconds(&self) -> f64 {
+        let seconds = match self.turn_seconds {
+            Some(0.0) => MOVE_AT_ONCE_SECONDS,
+            Some(turn) => turn - LAG_SECONDS,
+            None => 5.0,
+        };
+        let seconds = if self.user_max_time > 0.0 { seconds.min(self.user_max_time) } else { seconds };
+        seconds.max(MOVE_AT_ONCE_SECONDS)
+    }
+
+    /// What is left of the match clock: the manager's `time_left`, else `timeout_match` less
+    /// our own thinking so far; `None` without a match clock.
+    fn match_time_left(&self) -> Option<f64> {
+        self.time_left_seconds.or_else(|| self.match_seconds.map(|total| (total - self.used_seconds).max(0.0)))
+    }
+
+    fn play_centre(&mut self, color: Color) -> String {
+        let cell = format!("{},{}", self.width / 2, self.height / 2);
+        let Some(vertex) = self.vertex(&cell) else { return format!("ERROR no centre on this board ({cell})") };
+        match self.command(Command::Play { color, mv: vertex.clone() }) {
+            Ok(_) => {
+                self.moves.push(vertex);
+                cell
+            }
+            Err(error) => format!("ERROR {error}"),
+        }
+    }
+
+    /// The last search's summary as a `MESSAGE` line (cells as `X,Y`; no times, so the line is
+    /// the same in every deterministic run).
+    fn search_message(&self) -> Option<String> {
+        let summary = self.session.last_search()?;
+        let pv: Vec<String> = summary.pv.iter().filter_map(|vertex| self.cell(vertex)).collect();
+        Some(format!(
+            "MESSAGE {} playouts, win rate {:.1}%{}, pv {}",
+            summary.playouts,
+            100.0 * summary.value,
+            summary.proof.summary_note(),
+            pv.join(" ")
+        ))
     }
 
     /// Gomocup `X,Y` (Y from the top) as a Go-style vertex.
@@ -369,14 +450,63 @@ fn parse_pair(text: &str) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
 
-    fn transcript(input: &str) -> Vec<String> {
+    fn session() -> Session {
         let mut session = Session::new("gomoku").unwrap();
         for (name, value) in [("seed", "3"), ("max_visits", "3000")] {
             session.execute(Command::ParamSearch(ParamRequest::Set(name.into(), value.into()))).unwrap();
         }
+        session
+    }
+
+    /// Every line the front end writes for `input`.
+    fn transcript_with_messages(input: &str) -> Vec<String> {
         let mut output = Vec::new();
-        run(session, input.as_bytes(), &mut output).unwrap();
+        run(session(), input.as_bytes(), &mut output).unwrap();
         String::from_utf8(output).unwrap().lines().map(str::to_string).collect()
+    }
+
+    /// The replies to `input`, without the MESSAGE lines.
+    fn transcript(input: &str) -> Vec<String> {
+        transcript_with_messages(input).into_iter().filter(|line| !line.starts_with("MESSAGE ")).collect()
+    }
+
+    #[test]
+    fn begin_on_an_empty_board_plays_the_centre() {
+        assert_eq!(transcript("START 15\nBEGIN\nEND\n"), ["OK", "7,7"]);
+        assert_eq!(transcript("RECTSTART 20,10\nBEGIN\nEND\n"), ["OK", "10,5"]);
+        // Not a search's move, so no summary either.
+        assert_eq!(transcript_with_messages("START 15\nBEGIN\nEND\n").len(), 2);
+    }
+
+    #[test]
+    fn a_searched_move_comes_after_a_message_line_with_its_summary() {
+        let lines = transcript_with_messages("START 15\nBEGIN\nTURN 8,8\nEND\n");
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        let message = &lines[2];
+        assert!(message.starts_with("MESSAGE 3000 playouts, win rate "), "{message}");
+        // The principal variation starts with the move played, in Gomocup cells.
+        let pv = message.split(", pv ").nth(1).unwrap();
+        assert_eq!(pv.split(' ').next(), Some(lines[3].as_str()), "{lines:?}");
+    }
+
+    #[test]
+    fn turn_and_match_limits_make_the_move_time() {
+        let mut front_end = GomocupFrontEnd::new(session()).unwrap();
+        assert_eq!(front_end.move_seconds(), 5.0, "no limit announced");
+        front_end.info("timeout_turn 5000");
+        assert!((front_end.move_seconds() - (5.0 - LAG_SECONDS)).abs() < 1e-9);
+        front_end.info("timeout_turn 0");
+        assert_eq!(front_end.move_seconds(), MOVE_AT_ONCE_SECONDS, "0 means at once");
+        assert_eq!(front_end.match_time_left(), None);
+        // A match clock without time_left counts our own thinking down.
+        front_end.info("timeout_match 10000");
+        front_end.used_seconds = 3.5;
+        assert_eq!(front_end.match_time_left(), Some(6.5));
+        front_end.info("time_left 2000");
+        assert_eq!(front_end.match_time_left(), Some(2.0), "the manager's figure wins");
+        front_end.info("timeout_match 0");
+        front_end.time_left_seconds = None;
+        assert_eq!(front_end.match_time_left(), None, "timeout_match 0: no limit");
     }
 
     fn is_cell(reply: &str, size: usize) -> bool {
@@ -387,7 +517,7 @@ mod tests {
     fn a_spent_match_clock_still_gets_a_move() {
         // One millisecond of match time left: the time plan's floor still runs a search and
         // answers a move (the manager, not the engine, decides a loss on time).
-        let replies = transcript("START 15\nINFO timeout_turn 5000\nINFO time_left 1\nBEGIN\nTURN 7,7\nEND\n");
+        let replies = transcript("START 15\nINFO timeout_turn 5000\nINFO time_left 1\nBEGIN\nTURN 8,8\nEND\n");
         assert_eq!(replies[0], "OK");
         assert!(is_cell(&replies[1], 15) && is_cell(&replies[2], 15), "{replies:?}");
         assert_eq!(replies.len(), 3);

@@ -5,11 +5,11 @@
 use std::io::{self, BufReader, Read, Write};
 use std::sync::mpsc;
 
-use super::command::{Command, parse_command};
-use super::line::{
+use crate::engine::{GtpError, InputSignals, Session};
+use crate::protocol::command::{Command, parse_command};
+use crate::protocol::line::{
     CappedLine as Input, LineError, format_reply, is_interrupt, parse_command_line, preprocess, read_line_capped,
 };
-use crate::engine::{GtpError, InputSignals, Session};
 use std::sync::Arc;
 
 /// Lines longer than this are answered `? syntax error` without being kept in memory. The
