@@ -61,6 +61,10 @@ CASES = {
     # virtual connections; Gomoku's threat search), then the search.
     "reversi-20-empties-genmove": ([], reversi_setup(20) + ["param_search max_time 0", "param_search max_visits 0"],
                                    "genmove b", 0.1),
+    # Thirty empties: beyond the solver, so the alpha-beta search with the trained evaluation
+    # plays (no limit: it deepens until the stop).
+    "reversi-30-empties-genmove": ([], reversi_setup(30) + ["param_search max_time 0", "param_search max_visits 0"],
+                                   "genmove b"),
     "connect4-genmove": ([], ["set_game connect4", "param_search max_time 0",
                               "param_search max_visits 0", "play b d"], "genmove w"),
     "hex-11x11-genmove": ([], ["set_game hex", "boardsize 11", "param_search max_time 0",
