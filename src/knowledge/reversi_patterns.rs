@@ -201,13 +201,18 @@ mod tests {
         index
     }
 
+    /// Random disjoint disc sets for the two sides (not necessarily a reachable position).
+    fn random_discs(rng: &mut impl rand::Rng) -> (u64, u64) {
+        let occupied: u64 = rng.random();
+        let player = occupied & rng.random::<u64>();
+        (player, occupied & !player)
+    }
+
     #[test]
     fn indices_match_a_square_by_square_reading_and_fit_their_tables() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         for _ in 0..500 {
-            let occupied: u64 = rng.random();
-            let player = occupied & rng.random::<u64>();
-            let opponent = occupied & !player;
+            let (player, opponent) = random_discs(&mut rng);
             let indices = instance_indices(player, opponent);
             for pattern in 0..PATTERN_COUNT {
                 for symmetry in 0..IMAGES {
@@ -225,9 +230,7 @@ mod tests {
         // position and its symmetric images: this is what makes the evaluation invariant.
         let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
         for _ in 0..200 {
-            let occupied: u64 = rng.random();
-            let player = occupied & rng.random::<u64>();
-            let opponent = occupied & !player;
+            let (player, opponent) = random_discs(&mut rng);
             let indices = instance_indices(player, opponent);
             for symmetry in 0..8 {
                 let image =

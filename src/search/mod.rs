@@ -256,7 +256,7 @@ struct HeldStats {
 }
 
 impl HeldBack {
-    /// What is held back for the children of `node`, which has `child_count`, if anything.
+    /// What is held back for the children of `node`, if anything.
     fn children_of(&self, node: u32) -> Option<&[HeldStats]> {
         self.children[..self.nodes_in_use].iter().find(|(index, _)| *index == node).map(|(_, held)| &held[..])
     }
