@@ -33,6 +33,8 @@ enum Protocol {
     /// The simple line protocol of course referees for Hex (`first`, cells, `change`, `finish`);
     /// the game is Hex, with the swap rule unless `--param-game allow_swap=0`.
     Referee,
+    /// The NBoard protocol of the NBoard Othello GUI (and NTest, Edax); the game is Reversi.
+    Nboard,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -40,7 +42,8 @@ struct EngineOptions {
     /// The protocol on stdin/stdout.
     #[arg(long, value_enum, default_value = "gtp")]
     protocol: Protocol,
-    /// Game to start with (see `list_games`); tictactoe by default, hex with `--protocol referee`.
+    /// Game to start with (see `list_games`); tictactoe by default, hex with `--protocol referee`,
+    /// reversi with `--protocol nboard`.
     #[arg(long)]
     game: Option<String>,
     /// Board size: N, or WxH.
@@ -255,8 +258,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Gomocup managers merge the engine's stderr into their logs, so there the summaries go out
     // as MESSAGE lines and stderr says nothing unless asked: each -v is one level less quiet.
-    let gomocup = cli.tool.is_none() && cli.engine.protocol == Protocol::Gomocup;
-    let level = match cli.verbose + u8::from(!gomocup) {
+    // NBoard reads stderr and stdout as one stream (its protocol parser skips lines it does not
+    // know, but a log line could still split a reply), so it gets the same quiet.
+    let quiet = cli.tool.is_none() && matches!(cli.engine.protocol, Protocol::Gomocup | Protocol::Nboard);
+    let level = match cli.verbose + u8::from(!quiet) {
         0 => "off",
         1 => "ponder=info",
         2 => "ponder=debug",
@@ -310,6 +315,7 @@ fn run_engine(options: &EngineOptions) -> Result<(), String> {
         Protocol::Gtp => ponder::frontends::gtp::run(session, io::stdin(), io::stdout().lock()),
         Protocol::Gomocup => ponder::frontends::gomocup::run(session, io::stdin(), io::stdout().lock()),
         Protocol::Referee => ponder::frontends::referee::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Nboard => ponder::frontends::nboard::run(session, io::stdin(), io::stdout().lock()),
     };
     // A closed stdout (the GUI went away) ends the engine quietly.
     match result {
@@ -324,6 +330,7 @@ fn configured_session(options: &EngineOptions) -> Result<Session, String> {
     let games = || GAMES.iter().map(|entry| entry.name).collect::<Vec<_>>().join(", ");
     let game = options.game.as_deref().unwrap_or(match options.protocol {
         Protocol::Referee => "hex",
+        Protocol::Nboard => "reversi",
         Protocol::Gtp | Protocol::Gomocup => "tictactoe",
     });
     let mut session = Session::new(game).map_err(|_| format!("unknown game '{game}' (games: {})", games()))?;

@@ -79,6 +79,8 @@ pub struct MidgameContext<'a> {
     pub target_time: Option<Duration>,
     /// The playout limit of `max_visits` or `level`, which the search turns into nodes.
     pub max_visits: Option<u64>,
+    /// The deepest iteration (`param_search max_depth`), if limited.
+    pub max_depth: Option<u32>,
     pub stop: &'a AtomicBool,
 }
 
@@ -92,6 +94,8 @@ pub struct MidgameAnswer<M> {
     pub pv: Vec<M>,
     /// Set when the search saw every line to the end of the game.
     pub proof: RootProof,
+    /// The search's own score for the side to move, in the game's unit (Reversi: discs).
+    pub score: f64,
 }
 
 /// The hook of a game that plays `genmove` by its own search instead of MCTS (when the
@@ -118,6 +122,9 @@ pub struct SearchSummary {
     pub value: f64,
     pub proof: RootProof,
     pub pv: Vec<String>,
+    /// The score of a game's own search (Reversi's alpha-beta: discs for the side that moved);
+    /// `None` for MCTS.
+    pub score: Option<f64>,
 }
 
 /// What `genmove` answered.
@@ -254,6 +261,7 @@ impl<G: Game> GameState<G> {
             max_time: limits.max_time,
             target_time: limits.target_time.filter(|_| limits.stop_when_decided),
             max_visits: limits.max_visits,
+            max_depth: Some(self.search.params().max_depth).filter(|&depth| depth > 0),
             stop: request.stop,
         };
         let started = Instant::now();
@@ -266,6 +274,7 @@ impl<G: Game> GameState<G> {
             value: answer.value,
             proof: answer.proof,
             pv: format_line(position, &answer.pv),
+            score: Some(answer.score),
         };
         Some((answer.mv, summary))
     }
@@ -393,6 +402,7 @@ impl<G: Game> GameState<G> {
             value: best.map_or(0.5, |stats| proven_value(stats.proof).unwrap_or(stats.value)),
             proof: result.root_proof,
             pv: best.map(|stats| format_line(position, &stats.pv)).unwrap_or_default(),
+            score: None,
         }
     }
 }

@@ -166,7 +166,7 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         max_time: context.max_time,
         target_time: context.target_time,
         max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
-        max_depth: 60,
+        max_depth: context.max_depth.unwrap_or(60),
         stop: context.stop,
     };
     let result = search_midgame(position, evaluator, &limits)?;
@@ -191,7 +191,65 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         nodes: result.nodes,
         pv: result.pv,
         proof,
+        score: discs,
     })
+}
+
+/// A line of [`reversi_hints`]: its moves from the position analysed, its exact score for the
+/// side to move there in discs at `depth`, and whether that score is the game's end result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReversiHint {
+    pub pv: Vec<ReversiMove>,
+    pub discs: f64,
+    pub depth: u32,
+    pub exact: bool,
+}
+
+/// Analysis for NBoard's `hint`: the alpha-beta search with the trained evaluation scores the
+/// best `count` moves of the side to move exactly, deepening to `max_depth` (or until `stop`),
+/// and `report` gets the lines of every completed depth with the nodes searched so far. A side
+/// that must pass gets the line of its pass (scored by the opponent's search). Blocks.
+///
+/// # Errors
+/// The game is over, or the embedded weights do not load.
+pub fn reversi_hints(
+    position: &Reversi,
+    count: usize,
+    max_depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+    report: &mut dyn FnMut(&[ReversiHint], u64),
+) -> Result<(), String> {
+    use crate::search::reversi_alphabeta::analyze_midgame;
+    if position.outcome().is_some() {
+        return Err("the game is over".to_string());
+    }
+    let evaluator = reversi_eval::embedded().map_err(|error| format!("reversi evaluation unavailable ({error})"))?;
+    let limits =
+        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth: max_depth.max(1), stop };
+    let mut searched = position.clone();
+    let passing = searched.must_pass();
+    if passing {
+        searched.play_unchecked(ReversiMove::PASS);
+    }
+    let (count, sign) = if passing { (1, -1.0) } else { (count, 1.0) };
+    analyze_midgame(&searched, evaluator, &limits, count, &mut |iteration| {
+        let hints: Vec<ReversiHint> = iteration
+            .lines
+            .iter()
+            .map(|line| ReversiHint {
+                pv: if passing {
+                    std::iter::once(ReversiMove::PASS).chain(line.pv.iter().copied()).collect()
+                } else {
+                    line.pv.clone()
+                },
+                discs: sign * f64::from(line.score) / f64::from(WEIGHT_UNIT),
+                depth: iteration.depth,
+                exact: iteration.exact,
+            })
+            .collect();
+        report(&hints, iteration.nodes);
+    });
+    Ok(())
 }
 
 /// `ponder-solve` for Hex: `win MOVE` or `loss` for the side to move (proof-number search over

@@ -25,7 +25,7 @@ pub use active_game::{
 pub use error::GtpError;
 pub use file_access::FileAccess;
 pub use game_record::{game_of_record, gogui_game_id, load_record, move_text, record_of, sgf_move};
-pub use games::{GAMES, GameEntry, find_game};
+pub use games::{GAMES, GameEntry, ReversiHint, find_game, reversi_hints};
 pub use record_view::GameRecord;
 pub use search_settings::{MAX_THREADS, SearchSettings};
 pub use signals::InputSignals;

@@ -115,6 +115,7 @@ impl SearchSettings {
             Param::bool("resign", self.params.resign),
             Param::string("resign_threshold", self.params.resign_threshold.to_string()),
             Param::bool("alphabeta", self.params.alpha_beta),
+            Param::int("max_depth", self.params.max_depth),
         ]
     }
 
@@ -149,6 +150,7 @@ impl SearchSettings {
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
             "alphabeta" => self.params.alpha_beta = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "max_depth" => self.params.max_depth = parse_int_param(value, 0..=60).map_err(invalid)? as u32,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

@@ -4,4 +4,5 @@
 
 pub mod gomocup;
 pub mod gtp;
+pub mod nboard;
 pub mod referee;

@@ -2,5 +2,6 @@
 //! reads or writes a stream or knows the engine; the front ends in [`crate::frontends`] do that.
 
 pub mod command;
+pub mod ggf;
 pub mod line;
 pub mod time_control;

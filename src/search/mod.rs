@@ -80,6 +80,9 @@ pub struct SearchParams {
     /// Games with a trained evaluation and an alpha-beta search (Reversi) play `genmove` by it;
     /// off, they play by MCTS like the other games.
     pub alpha_beta: bool,
+    /// The deepest iteration of the alpha-beta search, in plies (NBoard's `set depth`); 0 is
+    /// no limit but time.
+    pub max_depth: u32,
 }
 
 impl SearchParams {
@@ -106,6 +109,7 @@ impl Default for SearchParams {
             resign: true,
             resign_threshold: 0.0,
             alpha_beta: true,
+            max_depth: 0,
         }
     }
 }

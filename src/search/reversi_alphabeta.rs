@@ -31,16 +31,25 @@ const SORT_SEARCH_DEPTH: u32 = 6;
 /// by the evaluation of each child; nearer the leaves, by the opponent's mobility.
 const SORT_EVALUATION_DEPTH: u32 = 2;
 
-/// A new iteration starts only while this share of the target time is left unused: each
-/// iteration takes several times the one before it.
+/// Before two iterations have been timed, a new one starts only while this share of the target
+/// time is left unused: each iteration takes several times the one before it.
 const NEXT_ITERATION_SHARE: f64 = 0.3;
+
+/// Bounds on the predicted growth from one iteration's time to the next (odd and even depths
+/// alternate, and tiny iterations are timed coarsely).
+const MIN_GROWTH: f64 = 1.5;
+const MAX_GROWTH: f64 = 8.0;
+
+/// Iterations shorter than this are too coarse to time: their growth is not trusted.
+const MIN_TIMED_ITERATION: Duration = Duration::from_millis(2);
 
 /// What ends a search.
 pub struct MidgameLimits<'a> {
     /// The search stops here whatever it is doing.
     pub max_time: Option<Duration>,
-    /// No new iteration starts after [`NEXT_ITERATION_SHARE`] of this; without it the
-    /// iterations go on to `max_time` (or another limit), the last one cut short.
+    /// No new iteration starts when it is predicted to end after this (see
+    /// [`next_iteration_fits`]); without it the iterations go on to `max_time` (or another
+    /// limit), the last one cut short.
     pub target_time: Option<Duration>,
     pub max_nodes: Option<u64>,
     /// The deepest iteration.
@@ -64,6 +73,26 @@ pub struct MidgameResult {
     pub exact: bool,
 }
 
+/// One root move of a completed iteration, for analysis (NBoard's hints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoredLine {
+    /// The expected line, starting with the root move.
+    pub pv: Vec<ReversiMove>,
+    /// Its exact score for the side to move, in 1/[`WEIGHT_UNIT`] discs.
+    pub score: i32,
+}
+
+/// What a completed iteration of [`analyze_midgame`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IterationReport {
+    pub depth: u32,
+    /// The best root moves, best first, each with its exact score at this depth.
+    pub lines: Vec<ScoredLine>,
+    /// Every line was searched to the end of the game.
+    pub exact: bool,
+    pub nodes: u64,
+}
+
 /// Searches `position` for the side to move within `limits`; `None` when the game is over.
 /// A side that must pass gets [`ReversiMove::PASS`] without a search. Blocks until a limit is
 /// reached or the stop flag is set.
@@ -84,7 +113,48 @@ pub fn search_midgame(position: &Reversi, evaluator: &Evaluator, limits: &Midgam
         });
     }
     let mut searcher = Searcher::new(evaluator, limits);
-    Some(searcher.iterative_deepening(player, opponent, limits))
+    Some(searcher.iterative_deepening(player, opponent, limits, 1, &mut |_| {}))
+}
+
+/// Like [`search_midgame`], but scores the best `count` root moves exactly (their scores are
+/// bounds only in a plain search) and reports each completed iteration's lines to `report`.
+/// A side that must pass, or a finished game, reports nothing and returns `None`. Blocks until
+/// a limit is reached or the stop flag is set.
+pub fn analyze_midgame(
+    position: &Reversi,
+    evaluator: &Evaluator,
+    limits: &MidgameLimits,
+    count: usize,
+    report: &mut dyn FnMut(&IterationReport),
+) -> Option<MidgameResult> {
+    let (player, opponent) = (position.player_discs(), position.opponent_discs());
+    if position.outcome().is_some() || legal_move_mask(player, opponent) == 0 {
+        return None;
+    }
+    let mut searcher = Searcher::new(evaluator, limits);
+    Some(searcher.iterative_deepening(player, opponent, limits, count.max(1), report))
+}
+
+/// Whether an iteration started now, `elapsed` into the search, is predicted to end by
+/// `target`, from the durations of the iterations completed so far (the last one last): the
+/// next one is expected to take the last one times the recent growth from one iteration to
+/// the next (the larger of the last two ratios, as odd and even depths alternate), within
+/// [`MIN_GROWTH`] and [`MAX_GROWTH`]. Before two iterations were timed, it starts while less
+/// than [`NEXT_ITERATION_SHARE`] of the target is spent.
+pub fn next_iteration_fits(iterations: &[Duration], elapsed: Duration, target: Duration) -> bool {
+    let timed: Vec<f64> =
+        iterations.iter().filter(|time| **time >= MIN_TIMED_ITERATION).map(Duration::as_secs_f64).collect();
+    let Some(&last) = timed.last() else {
+        return elapsed.as_secs_f64() < target.as_secs_f64() * NEXT_ITERATION_SHARE;
+    };
+    let ratios: Vec<f64> = timed.windows(2).map(|pair| pair[1] / pair[0]).collect();
+    let growth = match ratios.as_slice() {
+        [] => return elapsed.as_secs_f64() < target.as_secs_f64() * NEXT_ITERATION_SHARE,
+        [only] => *only,
+        [.., before, latest] => before.max(*latest),
+    };
+    let predicted = last * growth.clamp(MIN_GROWTH, MAX_GROWTH);
+    elapsed.as_secs_f64() + predicted <= target.as_secs_f64()
 }
 
 /// One transposition table entry: the position itself (so a hit is never a collision), bounds
@@ -160,8 +230,18 @@ impl<'a> Searcher<'a> {
 
     /// Deepens one ply at a time until a limit, keeping the best move of the last completed
     /// iteration (or of an interrupted one, where its first move was searched in full).
-    fn iterative_deepening(&mut self, player: u64, opponent: u64, limits: &MidgameLimits) -> MidgameResult {
+    /// The best `multi_pv` root moves get exact scores, and each completed iteration is
+    /// reported with their lines.
+    fn iterative_deepening(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        limits: &MidgameLimits,
+        multi_pv: usize,
+        report: &mut dyn FnMut(&IterationReport),
+    ) -> MidgameResult {
         let started = Instant::now();
+        let mut iteration_times = Vec::new();
         let empties = (!(player | opponent)).count_ones();
         // 1. Root moves, first ordered by their evaluation.
         let mut root: Vec<(usize, i32)> = squares(legal_move_mask(player, opponent))
@@ -181,7 +261,8 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 break;
             }
-            let (iteration_best, searched) = self.search_root(player, opponent, depth, &mut root);
+            let iteration_started = Instant::now();
+            let (iteration_best, searched) = self.search_root(player, opponent, depth, &mut root, multi_pv);
             if self.aborted {
                 // The first move searched in full gives a sound choice; a later move replaced
                 // it only by a full-window score above it.
@@ -192,16 +273,25 @@ impl<'a> Searcher<'a> {
             }
             best = iteration_best.expect("a completed iteration searched every move");
             completed_depth = depth;
+            iteration_times.push(iteration_started.elapsed());
+            // A stable sort: among equal scores the earlier (better ordered) move stays first.
             root.sort_by_key(|&(_, score)| -score);
-            // 3. Stop when the game is searched to its end, or when the next iteration would not
-            // fit in the target time.
-            if depth >= empties {
+            let reached_the_end = depth >= empties;
+            let lines = root
+                .iter()
+                .take(multi_pv)
+                .map(|&(square, score)| ScoredLine { pv: self.principal_variation(player, opponent, square), score })
+                .collect();
+            report(&IterationReport { depth, lines, exact: reached_the_end, nodes: self.nodes });
+            // 3. Stop when the game is searched to its end, or when the next iteration is not
+            // predicted to end within the target time.
+            if reached_the_end {
                 exact = true;
                 break;
             }
             if limits
                 .target_time
-                .is_some_and(|target| started.elapsed().as_secs_f64() > target.as_secs_f64() * NEXT_ITERATION_SHARE)
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target))
             {
                 break;
             }
@@ -218,21 +308,26 @@ impl<'a> Searcher<'a> {
     }
 
     /// One root iteration: the best (move, score) so far and how many moves were searched in
-    /// full. Updates each move's score for the next iteration's order.
+    /// full. Updates each move's score for the next iteration's order: exact for the best
+    /// `multi_pv` moves, an upper bound for the others.
     fn search_root(
         &mut self,
         player: u64,
         opponent: u64,
         depth: u32,
         root: &mut [(usize, i32)],
+        multi_pv: usize,
     ) -> (Option<(usize, i32)>, usize) {
-        let mut alpha = -INFINITY;
-        let mut best = None;
+        let mut best: Option<(usize, i32)> = None;
+        // The exact scores of the best moves so far, best first, at most `multi_pv` of them.
+        let mut top_scores: Vec<i32> = Vec::with_capacity(multi_pv + 1);
         for (searched, entry) in root.iter_mut().enumerate() {
             let (child_player, child_opponent) = play(player, opponent, entry.0);
-            let score = if searched == 0 {
+            let score = if top_scores.len() < multi_pv {
                 -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, INFINITY)
             } else {
+                // Only a move above the worst of the kept scores needs its exact score.
+                let alpha = top_scores[multi_pv - 1];
                 let probe = -self.negamax(child_player, child_opponent, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && !self.aborted {
                     -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, -alpha)
@@ -244,8 +339,12 @@ impl<'a> Searcher<'a> {
                 return (best, searched);
             }
             entry.1 = score;
-            if score > alpha {
-                alpha = score;
+            if top_scores.len() < multi_pv || score > top_scores[multi_pv - 1] {
+                let at = top_scores.partition_point(|&kept| kept >= score);
+                top_scores.insert(at, score);
+                top_scores.truncate(multi_pv);
+            }
+            if best.is_none_or(|(_, best_score)| score > best_score) {
                 best = Some((entry.0, score));
             }
         }
