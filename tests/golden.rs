@@ -1,7 +1,10 @@
 //! Golden transcripts: every `protocol-specs/**/*.gtp` script (and every `*.gomocup` or
 //! `*.referee` script, with `--protocol gomocup` or `--protocol referee` and its `#` lines
 //! removed, since those protocols have no comments) is piped through the engine binary in deterministic mode (one thread, fixed seed, visit limits, no time limit) and its
-//! stdout must equal the committed `.out` file byte for byte. `PONDER_BLESS=1 cargo test
+//! stdout must equal the committed `.out` file byte for byte. A `*.nboard` script runs with
+//! `--protocol nboard` and is sent as NBoard sends it: after `go` or `hint` the next line waits
+//! for that command's last reply (any line ends a running search in that protocol), and the
+//! seconds in `===` and `nodestats` replies read `T`, the one part that changes from run to run. `PONDER_BLESS=1 cargo test
 //! --release --test golden` rewrites the `.out` files on purpose; review the diff before
 //! committing.
 
@@ -14,7 +17,7 @@ fn scripts(dir: &Path, found: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             scripts(&path, found);
-        } else if path.extension().is_some_and(|e| e == "gtp" || e == "gomocup" || e == "referee") {
+        } else if path.extension().is_some_and(|e| ["gtp", "gomocup", "referee", "nboard"].iter().any(|x| e == *x)) {
             found.push(path);
         }
     }
@@ -28,6 +31,9 @@ fn run_script(script: &Path) -> String {
     let first_line = String::from_utf8_lossy(input.split(|&b| b == b'\n').next().unwrap_or_default()).to_string();
     if let Some(extra) = first_line.strip_prefix("#!") {
         args.extend(extra.split_whitespace());
+    }
+    if script.extension().is_some_and(|e| e == "nboard") {
+        return run_nboard_script(&input, &args);
     }
     let protocol = script.extension().and_then(|e| e.to_str()).filter(|&e| e == "gomocup" || e == "referee");
     if let Some(protocol) = protocol {
@@ -66,6 +72,66 @@ fn run_script(script: &Path) -> String {
         Some(transcript) => transcript.to_string(),
         None => stdout,
     }
+}
+
+/// An NBoard script's transcript: its lines (but `#` comments) one at a time, waiting after
+/// `go` and `hint` for their last reply, as the GUI does; times replaced by `T`.
+fn run_nboard_script(input: &[u8], args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
+        .args(args)
+        .args(["--protocol", "nboard"])
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut read_reply = |transcript: &mut String| -> String {
+        let mut reply = String::new();
+        assert!(stdout.read_line(&mut reply).unwrap() > 0, "the engine ended during a search");
+        transcript.push_str(&normalize_nboard_times(&reply));
+        reply.trim_end().to_string()
+    };
+    let text = String::from_utf8_lossy(input).to_string();
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let command = line.split_whitespace().next().unwrap_or_default();
+        // The errors of earlier lines may still come first.
+        let is_last: fn(&str) -> bool = match command {
+            "go" => |reply| reply.starts_with("=== ") || reply.starts_with("status error: go"),
+            "hint" => |reply| reply == "status" || reply.starts_with("status error: hint"),
+            _ => continue,
+        };
+        while !is_last(&read_reply(&mut transcript)) {}
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    transcript.extend(rest.split_inclusive('\n').map(normalize_nboard_times));
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exited with {status}");
+    transcript
+}
+
+/// `=== F5/1.25/0.37` and `nodestats 123 0.37` with their seconds as `T`.
+fn normalize_nboard_times(line: &str) -> String {
+    if let Some(item) = line.strip_prefix("=== ") {
+        let mut parts: Vec<&str> = item.trim_end().split('/').collect();
+        if parts.len() == 3 {
+            parts[2] = "T";
+        }
+        return format!("=== {}\n", parts.join("/"));
+    }
+    if let Some(stats) = line.strip_prefix("nodestats ") {
+        let nodes = stats.split_whitespace().next().unwrap_or_default();
+        return format!("nodestats {nodes} T\n");
+    }
+    line.to_string()
 }
 
 /// The `quit` the harness sends after a GTP script, with an id no script uses, so its reply is

@@ -1,6 +1,6 @@
 //! Hostile input: every reproduction of issue 17 (files, memory, hangs, lost state, CLI limits,
 //! the minor protocol slips), random arguments to every command of every game with the state
-//! compared after each refusal, hostile SGF files, and the Gomocup and referee front ends.
+//! compared after each refusal, hostile SGF files, and the Gomocup, referee and NBoard front ends.
 //!
 //! Nothing here writes outside its own temporary directory. Subprocess waits have deadlines, so
 //! a hang fails a test instead of stalling the suite; no assertion is about speed.
@@ -719,4 +719,64 @@ fn referee_lines_over_the_cap_end_the_game_with_an_error() {
     let error = ponder::frontends::referee::run(session, script.as_slice(), &mut output).unwrap_err();
     assert!(error.to_string().contains("line 2") && error.to_string().contains("longer than 4096 bytes"), "{error}");
     assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1);
+}
+
+fn nboard(script: &[u8]) -> String {
+    let mut output = Vec::new();
+    ponder::frontends::nboard::run(session("reversi"), std::io::Cursor::new(script.to_vec()), &mut output).unwrap();
+    String::from_utf8(output).unwrap()
+}
+
+/// The first words of every line the NBoard front end may write.
+const NBOARD_REPLIES: [&str; 7] = ["set myname ", "status", "pong ", "=== ", "search ", "nodestats ", "learned"];
+
+fn assert_nboard_replies(output: &str) {
+    assert!(output.is_empty() || output.ends_with('\n'), "{output:?}");
+    for line in output.lines() {
+        assert!(NBOARD_REPLIES.iter().any(|start| line.starts_with(start)), "{line:?}");
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+    }
+}
+
+#[test]
+fn nboard_hostile_lines_get_status_errors_and_the_session_goes_on() {
+    let mut script = b"nboard 2\nFR\x00OB\x1b[2J\x07\nset game (;GM[Othello]TY[8]BO[8 ".to_vec();
+    script.extend(std::iter::repeat_n(b'-', 100_000));
+    script.extend_from_slice(
+        b" *];)\nset\tdepth\t2\nmove\nmove F5/nan\nmove F5/1/inf\nset game (;;)\nset game ((;GM[Othello];);)\n",
+    );
+    script.extend_from_slice(b"hint -1\nhint 99999999999999999999\nping 99999999999999999999\nping 1\n");
+    let output = nboard(&script);
+    assert_nboard_replies(&output);
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines[0], "set myname ponder");
+    assert_eq!(lines[1], "status error: unknown command 'FROB[2J'");
+    assert_eq!(lines[2], "status error: line longer than 65536 bytes");
+    // The tab-separated `set depth 2` is fine; every later line but the last ping is refused.
+    assert_eq!(lines.len(), 12, "{lines:?}");
+    assert!(lines[3..11].iter().all(|line| line.starts_with("status error: ")), "{lines:?}");
+    assert_eq!(lines[11], "pong 1");
+}
+
+#[test]
+fn nboard_random_lines_never_break_the_protocol() {
+    // NBoard's words with random arguments and junk, in a fixed pseudo-random order; the game
+    // moves on whenever a move happens to be legal.
+    let words = ["nboard", "set", "depth", "game", "contempt", "move", "go", "hint", "ping", "learn", "F5", "PA", "d3"];
+    let arguments = ["", "1", "-3", "2", "x", "F5", "f6/1/2", "PA", "(;GM[Othello]TY[8];)", "c4//0.5", "\u{e9}"];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut script = String::from("set depth 1\n");
+    for _ in 0..300 {
+        let line =
+            format!("{} {} {}", words[next(words.len())], words[next(words.len())], arguments[next(arguments.len())]);
+        script.push_str(line.trim());
+        script.push('\n');
+    }
+    assert_nboard_replies(&nboard(script.as_bytes()));
 }

@@ -1,5 +1,5 @@
-//! Any bytes through the Gomocup and course-referee front ends (the first byte picks which):
-//! no panic, and every Gomocup reply line is one line of printable text.
+//! Any bytes through the Gomocup, course-referee and NBoard front ends (the first byte picks
+//! which): no panic, and every Gomocup and NBoard reply line is one line of printable text.
 //!
 //! The session's own limits cap every move the front ends ask for (a few visits, 50 ms), so a
 //! fuzzed `BEGIN`, `TURN` or referee cell never starts a long search.
@@ -11,14 +11,20 @@ use ponder::frontends::gtp::answer;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&choice, script)) = data.split_first() else { return };
-    let game = if choice % 2 == 0 { "gomoku" } else { "hex" };
+    let game = ["gomoku", "hex", "reversi"][usize::from(choice % 3)];
     let mut session = Session::new(game).expect("the game exists");
     for limit in ["param_search max_visits 30", "param_search max_time 0.05", "param_search threads 1"] {
         answer(&mut session, limit.as_bytes());
     }
     let mut output = Vec::new();
-    if choice % 2 == 0 {
-        ponder::frontends::gomocup::run(session, script, &mut output).expect("writing to a Vec cannot fail");
+    if choice % 3 != 1 {
+        if choice % 3 == 0 {
+            ponder::frontends::gomocup::run(session, script, &mut output).expect("writing to a Vec cannot fail");
+        } else {
+            // A `hint` has no time limit: the end of the script ends it.
+            let input = std::io::Cursor::new(script.to_vec());
+            ponder::frontends::nboard::run(session, input, &mut output).expect("writing to a Vec cannot fail");
+        }
         let text = String::from_utf8(output).expect("replies are UTF-8");
         assert!(text.is_empty() || text.ends_with('\n'));
         assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
