@@ -135,26 +135,31 @@ pub fn analyze_midgame(
     Some(searcher.iterative_deepening(player, opponent, limits, count.max(1), report))
 }
 
-/// Whether an iteration started now, `elapsed` into the search, is predicted to end by
-/// `target`, from the durations of the iterations completed so far (the last one last): the
-/// next one is expected to take the last one times the recent growth from one iteration to
-/// the next (the larger of the last two ratios, as odd and even depths alternate), within
-/// [`MIN_GROWTH`] and [`MAX_GROWTH`]. Before two iterations were timed, it starts while less
-/// than [`NEXT_ITERATION_SHARE`] of the target is spent.
-pub fn next_iteration_fits(iterations: &[Duration], elapsed: Duration, target: Duration) -> bool {
+/// Whether to start another iteration `elapsed` into the search, from the durations of the
+/// iterations completed so far (the last one last). The next one is expected to take the last
+/// one times the recent growth from one iteration to the next (the larger of the last two
+/// ratios, as odd and even depths alternate), within [`MIN_GROWTH`] and [`MAX_GROWTH`]. It
+/// starts when it is expected to end by `hard` (the search's hard limit, if any) and at least
+/// half of it falls before `target`: so a move takes about its target on average, not the
+/// target less a whole iteration. Before two iterations were timed, it starts while less than
+/// [`NEXT_ITERATION_SHARE`] of the target is spent.
+pub fn next_iteration_fits(
+    iterations: &[Duration],
+    elapsed: Duration,
+    target: Duration,
+    hard: Option<Duration>,
+) -> bool {
     let timed: Vec<f64> =
         iterations.iter().filter(|time| **time >= MIN_TIMED_ITERATION).map(Duration::as_secs_f64).collect();
-    let Some(&last) = timed.last() else {
-        return elapsed.as_secs_f64() < target.as_secs_f64() * NEXT_ITERATION_SHARE;
-    };
-    let ratios: Vec<f64> = timed.windows(2).map(|pair| pair[1] / pair[0]).collect();
-    let growth = match ratios.as_slice() {
+    let growth = match timed.windows(2).map(|pair| pair[1] / pair[0]).collect::<Vec<f64>>().as_slice() {
         [] => return elapsed.as_secs_f64() < target.as_secs_f64() * NEXT_ITERATION_SHARE,
         [only] => *only,
         [.., before, latest] => before.max(*latest),
     };
-    let predicted = last * growth.clamp(MIN_GROWTH, MAX_GROWTH);
-    elapsed.as_secs_f64() + predicted <= target.as_secs_f64()
+    let predicted = timed.last().copied().unwrap_or_default() * growth.clamp(MIN_GROWTH, MAX_GROWTH);
+    let elapsed = elapsed.as_secs_f64();
+    let ends_in_time = hard.is_none_or(|hard| elapsed + predicted <= hard.as_secs_f64());
+    ends_in_time && elapsed + predicted / 2.0 <= target.as_secs_f64()
 }
 
 /// One transposition table entry: the position itself (so a hit is never a collision), bounds
@@ -175,6 +180,8 @@ struct Searcher<'a> {
     evaluator: &'a Evaluator,
     table: Vec<Entry>,
     nodes: u64,
+    /// When the search began (before its table was allocated: that time counts too).
+    started: Instant,
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
@@ -211,11 +218,13 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 impl<'a> Searcher<'a> {
     fn new(evaluator: &'a Evaluator, limits: &MidgameLimits<'a>) -> Searcher<'a> {
+        let started = Instant::now();
         Searcher {
             evaluator,
             table: vec![Entry::default(); 1 << TABLE_BITS],
             nodes: 0,
-            deadline: limits.max_time.map(|time| Instant::now() + time),
+            started,
+            deadline: limits.max_time.map(|time| started + time),
             max_nodes: limits.max_nodes,
             stop: limits.stop,
             aborted: false,
@@ -240,7 +249,7 @@ impl<'a> Searcher<'a> {
         multi_pv: usize,
         report: &mut dyn FnMut(&IterationReport),
     ) -> MidgameResult {
-        let started = Instant::now();
+        let started = self.started;
         let mut iteration_times = Vec::new();
         let empties = (!(player | opponent)).count_ones();
         // 1. Root moves, first ordered by their evaluation.
@@ -289,10 +298,9 @@ impl<'a> Searcher<'a> {
                 exact = true;
                 break;
             }
-            if limits
-                .target_time
-                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target))
-            {
+            if limits.target_time.is_some_and(|target| {
+                !next_iteration_fits(&iteration_times, started.elapsed(), target, limits.max_time)
+            }) {
                 break;
             }
         }
@@ -522,6 +530,21 @@ mod tests {
             assert_eq!(-reply.score, solved.score, "the chosen move keeps the exact score");
             checked += 1;
         }
+    }
+
+    #[test]
+    fn the_next_iteration_starts_when_it_is_predicted_to_fit() {
+        let ms = Duration::from_millis;
+        // Iterations of 10, 30 and 90 ms: the next is expected to take 270 ms.
+        let times = [ms(10), ms(30), ms(90)];
+        assert!(next_iteration_fits(&times, ms(130), ms(300), Some(ms(900))), "ends at 400, half by 265");
+        assert!(!next_iteration_fits(&times, ms(130), ms(200), Some(ms(900))), "half of it after the target");
+        assert!(!next_iteration_fits(&times, ms(130), ms(300), Some(ms(350))), "would pass the hard limit");
+        // Alternating growth (x2, x6): the larger ratio is expected.
+        assert!(!next_iteration_fits(&[ms(10), ms(60), ms(120)], ms(190), ms(500), Some(ms(900))));
+        // Too short to time: the share of the target decides.
+        assert!(next_iteration_fits(&[ms(1)], ms(1), ms(10), None));
+        assert!(!next_iteration_fits(&[ms(1), ms(1)], ms(4), ms(10), None));
     }
 
     #[test]
