@@ -46,14 +46,7 @@ fn run_script(script: &Path) -> String {
             .collect::<String>()
             .into_bytes();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
-        .args(&args)
-        .env("RUST_LOG", "off")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_engine(&args);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&input).unwrap();
     // GTP: the input stays open until the engine has answered everything, since its end would
@@ -74,19 +67,23 @@ fn run_script(script: &Path) -> String {
     }
 }
 
-/// An NBoard script's transcript: its lines (but `#` comments) one at a time, waiting after
-/// `go` and `hint` for their last reply, as the GUI does; times replaced by `T`.
-fn run_nboard_script(input: &[u8], args: &[&str]) -> String {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
+/// The engine with `args`, quiet on stderr, its stdin and stdout piped.
+fn spawn_engine(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_ponder"))
         .args(args)
-        .args(["--protocol", "nboard"])
         .env("RUST_LOG", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// An NBoard script's transcript: its lines (but `#` comments) one at a time, waiting after
+/// `go` and `hint` for their last reply, as the GUI does; times replaced by `T`.
+fn run_nboard_script(input: &[u8], args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = spawn_engine(&[args, &["--protocol", "nboard"]].concat());
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();

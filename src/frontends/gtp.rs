@@ -201,23 +201,7 @@ mod tests {
         assert_eq!(transcript("quit\nname\n"), "= \n\n");
     }
 
-    /// Input that stays open (blocks) until the test drops the sender, like a GUI's pipe.
-    struct OpenInput(mpsc::Receiver<Vec<u8>>, Vec<u8>);
-
-    impl Read for OpenInput {
-        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-            if self.1.is_empty() {
-                match self.0.recv() {
-                    Ok(bytes) => self.1 = bytes,
-                    Err(_) => return Ok(0),
-                }
-            }
-            let count = buffer.len().min(self.1.len());
-            buffer[..count].copy_from_slice(&self.1[..count]);
-            self.1.drain(..count);
-            Ok(count)
-        }
-    }
+    use crate::frontends::OpenInput;
 
     /// Output whose reader has gone away.
     struct ClosedOutput;

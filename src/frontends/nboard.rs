@@ -400,23 +400,7 @@ mod tests {
         session
     }
 
-    /// Input fed line by line through a channel; it ends when the sender is dropped.
-    struct ChannelInput(mpsc::Receiver<Vec<u8>>, Vec<u8>);
-
-    impl Read for ChannelInput {
-        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-            if self.1.is_empty() {
-                match self.0.recv() {
-                    Ok(bytes) => self.1 = bytes,
-                    Err(_) => return Ok(0),
-                }
-            }
-            let count = buffer.len().min(self.1.len());
-            buffer[..count].copy_from_slice(&self.1[..count]);
-            self.1.drain(..count);
-            Ok(count)
-        }
-    }
+    use crate::frontends::OpenInput;
 
     /// Output handed on line by line.
     struct LineSender(mpsc::Sender<String>, Vec<u8>);
@@ -440,9 +424,8 @@ mod tests {
     fn transcript(input: &str) -> Vec<String> {
         let (lines, receiver) = mpsc::channel();
         let (sender, replies) = mpsc::channel();
-        let runner = std::thread::spawn(move || {
-            run(session(), ChannelInput(receiver, Vec::new()), LineSender(sender, Vec::new()))
-        });
+        let runner =
+            std::thread::spawn(move || run(session(), OpenInput(receiver, Vec::new()), LineSender(sender, Vec::new())));
         let mut transcript = Vec::new();
         for line in input.lines() {
             lines.send(format!("{line}\n").into_bytes()).unwrap();
