@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::error::GtpError;
 use super::record_view::{GameRecord, move_between, stones_of};
 use crate::games::{
-    CellNames, Color, ConfigError, Game, GameConfig, MoveError, Param, PlayError, perft_estimate, perft_until,
+    CellNames, Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, perft_estimate, perft_until,
 };
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
@@ -62,6 +62,9 @@ pub struct SolverHooks<G: Game> {
     /// Moves of the side to move proven to lose at once (Hex: those outside the must-play
     /// region of the opponent's virtual connections). Each search marks them lost at its root.
     pub losing_moves: Option<LosingMovesHook<G>>,
+    /// Proofs the search asks for when it first visits a node, beyond what the rules module
+    /// knows (Hex: virtual connections once few cells are empty).
+    pub expansion_proof: Option<fn(&G) -> Option<Outcome>>,
 }
 
 /// The `losing_moves` hook: moves of the side to move that lose at once.
@@ -243,6 +246,7 @@ impl<G: Game> GameState<G> {
 
     /// The same with an exact solver.
     pub fn with_solver(mut self, solver: SolverHooks<G>) -> GameState<G> {
+        self.search.set_expansion_proof(solver.expansion_proof);
         self.solver = Some(solver);
         self
     }

@@ -26,8 +26,6 @@
 
 mod knowledge;
 
-pub use knowledge::PROOF_MAX_EMPTIES;
-
 use super::{
     Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, Prior, parse_bool_param, zobrist_keys,
 };
@@ -600,12 +598,6 @@ impl Game for Hex {
     /// worse, the centre better in the opening.
     fn move_priors(&self, moves: &[HexMove], priors: &mut [Prior]) {
         knowledge::move_priors(self, moves, priors);
-    }
-
-    /// A win or loss that H-search proves, once few cells are empty (see
-    /// [`PROOF_MAX_EMPTIES`]).
-    fn proven_outcome(&self) -> Option<Outcome> {
-        knowledge::proven_outcome(self)
     }
 
     /// Fills the board: random empty cells, alternately, except that a player whose bridge (two

@@ -182,7 +182,7 @@ pub fn symmetric_bitboard(discs: u64, symmetry: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     /// A configuration index by reading the squares one by one: the slow reference.
     fn index_by_reading(player: u64, opponent: u64, pattern: usize, symmetry: usize) -> u32 {

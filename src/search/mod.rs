@@ -67,7 +67,7 @@ pub struct SearchParams {
     /// Game knowledge as priors of new nodes (`Game::move_priors`).
     pub priors: bool,
     /// Exact solvers and proofs from game knowledge: the solver's move before a search and
-    /// `Game::proven_outcome` inside it. Off, ponder plays by search alone.
+    /// `Game::proven_outcome` (and the expansion proof) inside it. Off, ponder plays by search alone.
     pub solver: bool,
     /// `genmove` may resign a game proven lost (by the exact solver or the search). Front ends
     /// whose protocol has no resignation (the course referee's) turn it off: ponder then plays
@@ -219,6 +219,9 @@ pub struct Search<G: Game> {
     /// Whether the current search runs several threads: they then allocate from blocks and
     /// hold back the root's statistics (one thread writes everything at once, as it always has).
     shared: bool,
+    /// Proofs from knowledge above the rules (Hex: virtual connections from the solvers'
+    /// H-search), asked with [`Game::proven_outcome`] when a node is first visited.
+    expansion_proof: Option<fn(&G) -> Option<Outcome>>,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -309,7 +312,19 @@ impl<G: Game> Search<G> {
             proven,
             expand_after: EXPAND_AFTER_VISITS,
             shared: false,
+            expansion_proof: None,
         }
+    }
+
+    /// Sets the proof asked at a node's first visit besides [`Game::proven_outcome`], for
+    /// knowledge that the rules module may not hold (it needs a solver). Only sound answers.
+    pub fn set_expansion_proof(&mut self, proof: Option<fn(&G) -> Option<Outcome>>) {
+        self.expansion_proof = proof;
+    }
+
+    /// What the game's own knowledge, then the expansion proof, prove about `position`.
+    fn knowledge_proof(&self, position: &G) -> Option<Outcome> {
+        position.proven_outcome().or_else(|| self.expansion_proof.and_then(|prove| prove(position)))
     }
 
     /// Moves of the next search's root position proven to lose (for example by a connection
@@ -628,7 +643,7 @@ impl<G: Game> Search<G> {
             //    has its winning move in the tree.
             if visits == 0 && node_index != self.root {
                 if self.params.solver
-                    && let Some(outcome) = position.proven_outcome()
+                    && let Some(outcome) = self.knowledge_proof(&position)
                 {
                     let proof = proof_for_mover(outcome, mover);
                     node.set_proof(proof);

@@ -30,7 +30,7 @@
 //! are handled; [`must_play`] and [`decided`] answer `None` on larger boards.
 
 use crate::games::hex::{Bitboard, Cell, Hex, NEIGHBOUR_OFFSETS};
-use crate::games::{Color, Game};
+use crate::games::{Color, Game, Outcome};
 
 /// The largest number of cells the VC engine handles.
 pub const MAX_VC_CELLS: usize = 128;
@@ -648,7 +648,7 @@ fn to_bitboard(set: u128) -> Bitboard {
 /// for a full), else `None`. `None` when nothing is decided or the board has more than
 /// [`MAX_VC_CELLS`] cells.
 pub fn decided(position: &Hex) -> Option<(Color, Option<Cell>)> {
-    if let Some(crate::games::Outcome::Win(winner)) = position.outcome() {
+    if let Some(Outcome::Win(winner)) = position.outcome() {
         return Some((winner, None));
     }
     let geometry = BoardGeometry::of(position)?;
@@ -686,6 +686,45 @@ pub fn must_play(position: &Hex) -> Option<Bitboard> {
         return None;
     }
     theirs.semi_intersection.map(to_bitboard)
+}
+
+/// Proofs are looked for only when at most this many cells are empty: the cost of the two
+/// H-searches grows steeply with the empty cells (on random 11x11 positions about one playout's
+/// time at 15 empty cells, ten at 20, a hundred at 30; see `vc_proof_cost` in the tests), and
+/// the search asks at every expansion.
+pub const PROOF_MAX_EMPTIES: usize = 16;
+
+/// A proof from virtual connections, which the search asks for when it first visits a node
+/// (the `expansion_proof` of Hex's solver hooks): the side to move wins when
+/// H-search finds it a full or semi connection between its edges; it loses when the opponent
+/// has a full one, or semis whose carriers have no common cell (every move leaves one intact).
+/// Only asked with at most [`PROOF_MAX_EMPTIES`] empty cells and on boards the VC engine
+/// handles.
+pub fn expansion_proof(position: &Hex) -> Option<Outcome> {
+    let cells = position.width() * position.height();
+    if position.outcome().is_some() || cells > MAX_VC_CELLS || cells - position.stone_count() > PROOF_MAX_EMPTIES {
+        return None;
+    }
+    vc_outcome(position)
+}
+
+/// The H-search verdict of [`expansion_proof`], without the size limits.
+pub fn vc_outcome(position: &Hex) -> Option<Outcome> {
+    let geometry = BoardGeometry::of(position)?;
+    let stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let me = position.to_move();
+    let opponent = me.opponent();
+    let mut engine = VcEngine::new(geometry, VcLimits::default());
+    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
+    if mine.full.is_some() || mine.semi.is_some() {
+        return Some(Outcome::Win(me));
+    }
+    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
+    if theirs.full.is_some() || theirs.semi_intersection == Some(0) {
+        return Some(Outcome::Win(opponent));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -937,5 +976,73 @@ mod tests {
         }
         assert_eq!(decided(&won), Some((Color::Black, None)));
         assert_eq!(must_play(&won), None);
+    }
+
+    #[test]
+    fn vc_proofs_agree_with_minimax() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut wins, mut losses) = (0, 0);
+        for (size, min_stones) in [(3, 0), (4, 6), (5, 15)] {
+            // Hashes do not include the board size: one memo per size.
+            let mut memo = FxHashMap::default();
+            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
+            for _ in 0..120 {
+                let stones = rand::Rng::random_range(&mut rng, min_stones..size * size - 1);
+                let position = crate::games::testing::random_running_position(&start, &mut rng, stones);
+                let Some(Outcome::Win(winner)) = vc_outcome(&position) else {
+                    continue;
+                };
+                let value = crate::games::testing::minimax_value(&position, &mut memo);
+                if winner == position.to_move() {
+                    assert_eq!(value, 1, "claimed win:\n{}", position.board_text());
+                    wins += 1;
+                } else {
+                    assert_eq!(value, -1, "claimed loss:\n{}", position.board_text());
+                    losses += 1;
+                }
+                assert_eq!(expansion_proof(&position), Some(Outcome::Win(winner)), "few empties, small board");
+            }
+        }
+        assert!(wins > 50 && losses > 20, "{wins} wins, {losses} losses");
+    }
+
+    #[test]
+    fn proofs_wait_for_few_empty_cells() {
+        // Black's straight column of bridges wins on 11x11, but with too many empty cells the
+        // hook does not run H-search.
+        let chain = ["f1", "e3", "d5", "c7", "b9", "a11"];
+        let mut position = crate::games::testing::hex_position(11, 11, &chain, &["k1"]);
+        position.give_turn_to(Color::Black).unwrap();
+        assert_eq!(vc_outcome(&position), Some(Outcome::Win(Color::Black)));
+        assert_eq!(expansion_proof(&position), None);
+    }
+
+    /// Cost of one H-search verdict on random 11x11 and 9x9 positions by empty cells. Run with
+    /// `cargo test --release --lib solvers::hex_vc::tests::vc_proof_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn vc_proof_cost() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for size in [11, 9, 7] {
+            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
+            for empties in [100, 80, 60, 50, 40, 30, 25, 20, 15, 10] {
+                if empties >= size * size {
+                    continue;
+                }
+                let samples = 100;
+                let positions: Vec<Hex> = (0..samples)
+                    .map(|_| crate::games::testing::random_running_position(&start, &mut rng, size * size - empties))
+                    .collect();
+                let mut proven = 0;
+                let started = std::time::Instant::now();
+                for position in &positions {
+                    if vc_outcome(position).is_some() {
+                        proven += 1;
+                    }
+                }
+                let micros = started.elapsed().as_secs_f64() * 1e6 / samples as f64;
+                println!("{size}x{size}, {empties} empty: {micros:.0} us per call, {proven}/{samples} proven");
+            }
+        }
     }
 }

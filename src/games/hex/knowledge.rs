@@ -1,12 +1,9 @@
 //! Hex knowledge for the search, in the spirit of MoHex's prior knowledge: move priors from
-//! local patterns around each empty cell, and proofs from virtual connections.
-//!
-//! The proofs come from the H-search of [`crate::solvers::hex_vc`]: the one place where the
-//! rules module asks a solver, because the `Game` hook must live on [`Hex`].
+//! local patterns around each empty cell. (Proofs from virtual connections need the solvers'
+//! H-search, so they live with it, as `solvers::hex_vc::expansion_proof`.)
 
 use super::{Cell, Hex, HexMove, MAX_SIDE, NEIGHBOUR_OFFSETS};
-use crate::games::{Color, Game, Outcome, Prior};
-use crate::solvers::hex_vc::{BoardGeometry, MAX_VC_CELLS, VcEngine, VcLimits};
+use crate::games::{Color, Game, Prior};
 
 /// Padding around the knowledge board: two rings, so that bridge targets of edge cells exist.
 const PAD: usize = 2;
@@ -42,12 +39,6 @@ const LONELY_EDGE_MALUS: f32 = 0.15;
 const OPENING_STONES: usize = 1;
 /// Bonus at the centre in the opening, falling linearly to nothing at the farthest cell.
 const OPENING_CENTRE_BONUS: f32 = 0.15;
-
-/// Proofs are looked for only when at most this many cells are empty: the cost of the two
-/// H-searches grows steeply with the empty cells (on random 11x11 positions about one playout's
-/// time at 15 empty cells, ten at 20, a hundred at 30; see `vc_proof_cost` in the tests), and
-/// the search asks at every expansion.
-pub const PROOF_MAX_EMPTIES: usize = 16;
 
 /// The six bridge directions: `BRIDGE_OFFSETS[i]` is the cell whose two common neighbours with
 /// the centre are ring cells `i` and `i + 1`.
@@ -262,44 +253,13 @@ fn real_stone_targets(board: &KnowledgeBoard, index: usize) -> u32 {
     mask
 }
 
-/// A proof from virtual connections (see [`Game::proven_outcome`]): the side to move wins when
-/// H-search finds it a full or semi connection between its edges; it loses when the opponent
-/// has a full one, or semis whose carriers have no common cell (every move leaves one intact).
-/// Only asked with at most [`PROOF_MAX_EMPTIES`] empty cells and on boards the VC engine
-/// handles.
-pub(super) fn proven_outcome(position: &Hex) -> Option<Outcome> {
-    let cells = position.width() * position.height();
-    if position.outcome().is_some() || cells > MAX_VC_CELLS || cells - position.stone_count() > PROOF_MAX_EMPTIES {
-        return None;
-    }
-    vc_outcome(position)
-}
-
-/// The H-search verdict of [`proven_outcome`], without the size limits.
-pub(crate) fn vc_outcome(position: &Hex) -> Option<Outcome> {
-    let geometry = BoardGeometry::of(position)?;
-    let stones = geometry.stones_of(position);
-    let empty = geometry.all() & !(stones[0] | stones[1]);
-    let me = position.to_move();
-    let opponent = me.opponent();
-    let mut engine = VcEngine::new(geometry, VcLimits::default());
-    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
-    if mine.full.is_some() || mine.semi.is_some() {
-        return Some(Outcome::Win(me));
-    }
-    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
-    if theirs.full.is_some() || theirs.semi_intersection == Some(0) {
-        return Some(Outcome::Win(opponent));
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::GameConfig;
     use crate::games::hex::HexConfig;
     use crate::games::testing::{minimax_value, random_running_position};
+    use rand::Rng;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use rustc_hash::FxHashMap;
@@ -413,46 +373,6 @@ mod tests {
         assert!(dead_seen > 20, "{dead_seen}");
     }
 
-    use rand::Rng;
-
-    #[test]
-    fn vc_proofs_agree_with_minimax() {
-        let mut rng = SmallRng::seed_from_u64(7);
-        let (mut wins, mut losses) = (0, 0);
-        for (size, min_stones) in [(3, 0), (4, 6), (5, 15)] {
-            // Hashes do not include the board size: one memo per size.
-            let mut memo = FxHashMap::default();
-            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
-            for _ in 0..120 {
-                let stones = rng.random_range(min_stones..size * size - 1);
-                let position = random_running_position(&start, &mut rng, stones);
-                let Some(Outcome::Win(winner)) = vc_outcome(&position) else {
-                    continue;
-                };
-                let value = exact(&position, &mut memo);
-                if winner == position.to_move() {
-                    assert_eq!(value, 1, "claimed win:\n{}", position.board_text());
-                    wins += 1;
-                } else {
-                    assert_eq!(value, -1, "claimed loss:\n{}", position.board_text());
-                    losses += 1;
-                }
-                assert_eq!(proven_outcome(&position), Some(Outcome::Win(winner)), "few empties, small board");
-            }
-        }
-        assert!(wins > 50 && losses > 20, "{wins} wins, {losses} losses");
-    }
-
-    #[test]
-    fn proofs_wait_for_few_empty_cells() {
-        // Black's straight column of bridges wins on 11x11, but with too many empty cells the
-        // hook does not run H-search.
-        let chain = ["f1", "e3", "d5", "c7", "b9", "a11"];
-        let position = position(11, &chain, &["k1"], Color::Black);
-        assert_eq!(vc_outcome(&position), Some(Outcome::Win(Color::Black)));
-        assert_eq!(proven_outcome(&position), None);
-    }
-
     /// Cost of `move_priors` on random 11x11 positions. Run with
     /// `cargo test --release --lib games::hex::knowledge::tests::prior_cost -- --ignored --nocapture`.
     #[test]
@@ -473,33 +393,5 @@ mod tests {
         }
         let micros = started.elapsed().as_secs_f64() * 1e6 / positions.len() as f64;
         println!("move_priors on 11x11 (0 to 59 stones): {micros:.1} us per call");
-    }
-
-    /// Cost of one H-search verdict on random 11x11 and 9x9 positions by empty cells. Run with
-    /// `cargo test --release --lib games::hex::knowledge::tests::vc_proof_cost -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn vc_proof_cost() {
-        let mut rng = SmallRng::seed_from_u64(3);
-        for size in [11, 9, 7] {
-            let start = Hex::new(&HexConfig::with_size(size, size).unwrap());
-            for empties in [100, 80, 60, 50, 40, 30, 25, 20, 15, 10] {
-                if empties >= size * size {
-                    continue;
-                }
-                let samples = 100;
-                let positions: Vec<Hex> =
-                    (0..samples).map(|_| random_running_position(&start, &mut rng, size * size - empties)).collect();
-                let mut proven = 0;
-                let started = std::time::Instant::now();
-                for position in &positions {
-                    if vc_outcome(position).is_some() {
-                        proven += 1;
-                    }
-                }
-                let micros = started.elapsed().as_secs_f64() * 1e6 / samples as f64;
-                println!("{size}x{size}, {empties} empty: {micros:.0} us per call, {proven}/{samples} proven");
-            }
-        }
     }
 }
