@@ -42,6 +42,7 @@ pub const GAMES: &[GameEntry] = &[
                 solved_move: Some(gomoku_tactical_move),
                 vc_view: None,
                 losing_moves: None,
+                node_threats: Some(gomoku_tactics::node_threats),
             }))
         },
     },
@@ -55,6 +56,7 @@ pub const GAMES: &[GameEntry] = &[
                     solved_move: Some(connect4_solved_move),
                     vc_view: None,
                     losing_moves: None,
+                    node_threats: None,
                 },
             ))
         },
@@ -75,6 +77,7 @@ pub const GAMES: &[GameEntry] = &[
                         solved_move: Some(hex_decided_move),
                         vc_view: Some(super::hex_vc_views::vc_view),
                         losing_moves: Some(hex_moves_outside_must_play),
+                        node_threats: None,
                     })
                     .resigning_proven_losses(),
             )
@@ -91,6 +94,7 @@ pub const GAMES: &[GameEntry] = &[
                         solved_move: Some(reversi_solved_move),
                         vc_view: None,
                         losing_moves: None,
+                        node_threats: None,
                     })
                     .with_midgame_search(reversi_midgame_move),
             )

@@ -115,6 +115,8 @@ impl SearchSettings {
             Param::bool("resign", self.params.resign),
             Param::string("resign_threshold", self.params.resign_threshold.to_string()),
             Param::bool("alphabeta", self.params.alpha_beta),
+            Param::int("threat_visits", self.params.threat_visits),
+            Param::int("threat_nodes", self.params.threat_nodes),
         ]
     }
 
@@ -149,6 +151,10 @@ impl SearchSettings {
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
             "alphabeta" => self.params.alpha_beta = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "threat_visits" => {
+                self.params.threat_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
+            }
+            "threat_nodes" => self.params.threat_nodes = parse_u64(value)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

@@ -80,6 +80,11 @@ pub struct SearchParams {
     /// Games with a trained evaluation and an alpha-beta search (Reversi) play `genmove` by it;
     /// off, they play by MCTS like the other games.
     pub alpha_beta: bool,
+    /// Visits at which a tree node gets the game's threat search (see [`ThreatHook`]; the root
+    /// gets it at once); 0 turns the in-tree threat search off. Only with `solver`.
+    pub threat_visits: u32,
+    /// The node budget of one node's threat search, shared among its searches.
+    pub threat_nodes: u64,
 }
 
 impl SearchParams {
@@ -106,9 +111,42 @@ impl Default for SearchParams {
             resign: true,
             resign_threshold: 0.0,
             alpha_beta: true,
+            threat_visits: DEFAULT_THREAT_VISITS,
+            threat_nodes: DEFAULT_THREAT_NODES,
         }
     }
 }
+
+/// The default of [`SearchParams::threat_visits`].
+pub const DEFAULT_THREAT_VISITS: u32 = 64;
+
+/// The default of [`SearchParams::threat_nodes`].
+pub const DEFAULT_THREAT_NODES: u64 = 4_000;
+
+/// What a game's threat search found at a tree node, for the side to move there. Every move
+/// named must be a legal move of the node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeThreats<M> {
+    /// A move that wins by force (the first move of a proven forcing line).
+    pub winning_move: Option<M>,
+    /// Moves proven to lose: the opponent still wins by force after each.
+    pub losing_moves: Vec<M>,
+    /// When the opponent threatens a forced win: the moves that may refute it. The search then
+    /// tries the other moves only once none of these is worth searching (all proven lost).
+    pub defences: Option<Vec<M>>,
+}
+
+impl<M> Default for NodeThreats<M> {
+    /// Nothing found.
+    fn default() -> Self {
+        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None }
+    }
+}
+
+/// A game's threat search at a tree node (Gomoku: VCF and VCT for both sides): the position
+/// and a node budget in, what it proved out. Must be deterministic for a given position and
+/// budget (the search stays reproducible) and sound in what it proves.
+pub type ThreatHook<G> = fn(&G, u64) -> NodeThreats<<G as Game>::Move>;
 
 /// When a search stops: whichever limit comes first. Visits count the playouts of this search
 /// (reused visits excluded).
@@ -215,6 +253,8 @@ pub struct Search<G: Game> {
     /// Whether the current search runs several threads: they then allocate from blocks and
     /// hold back the root's statistics (one thread writes everything at once, as it always has).
     shared: bool,
+    /// The game's threat search at nodes with [`SearchParams::threat_visits`] visits.
+    threat_hook: Option<ThreatHook<G>>,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -305,6 +345,38 @@ impl<G: Game> Search<G> {
             proven,
             expand_after: EXPAND_AFTER_VISITS,
             shared: false,
+            threat_hook: None,
+        }
+    }
+
+    /// The game's threat search, run once at the root and at every node that reaches
+    /// [`SearchParams::threat_visits`] visits (with `solver` on); `None` turns it off. Nodes
+    /// already searched keep what it found.
+    pub fn set_threat_hook(&mut self, hook: Option<ThreatHook<G>>) {
+        self.threat_hook = hook;
+    }
+
+    /// Runs the threat hook on an expanded node and records what it proved: a winning move's
+    /// child is proven won (the descent then takes it, and the proof climbs from there), losing
+    /// moves' children proven lost, and the children outside a defence set marked so that
+    /// selection passes them by while a defence is worth searching.
+    fn search_threats(&self, hook: ThreatHook<G>, node_index: u32, position: &G) {
+        let threats = hook(position, self.params.threat_nodes);
+        let node = self.arena.get(node_index);
+        for child in node.children() {
+            let child_node = self.arena.get(child);
+            let mv = child_node.mv().expect("a child has a move");
+            if threats.winning_move == Some(mv) {
+                child_node.narrow_bounds(Bounds::exact(WIN));
+            } else if threats.losing_moves.contains(&mv) {
+                child_node.narrow_bounds(Bounds::exact(LOSS));
+            }
+            if threats.defences.as_ref().is_some_and(|defences| !defences.contains(&mv)) {
+                child_node.mark_outside_defences();
+            }
+        }
+        if threats.defences.is_some() {
+            node.restrict_to_defences();
         }
     }
 
@@ -658,6 +730,17 @@ impl<G: Game> Search<G> {
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
                 break position.playout(&mut worker.rng);
             }
+            // 5. The game's threat search, once per node (whichever thread claims it runs it;
+            //    the others go on meanwhile): at the root, and at nodes the search keeps
+            //    coming back to.
+            if let Some(hook) = self.threat_hook
+                && self.params.solver
+                && self.params.threat_visits > 0
+                && (node_index == self.root || visits >= self.params.threat_visits)
+                && node.claim_threat_search()
+            {
+                self.search_threats(hook, node_index, &position);
+            }
             let children_held_back = self.shared && depth + 1 < HELD_BACK_DEPTH;
             let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };
             let child = self.select_child(node_index, visits, held_back);
@@ -670,7 +753,7 @@ impl<G: Game> Search<G> {
             worker.path.push((child, to_move, position_key(&position)));
             node_index = child;
         };
-        // 5. Back up the reward, each node from its mover's view (held back near the root when
+        // 6. Back up the reward, each node from its mover's view (held back near the root when
         //    several threads search; only the other nodes took a virtual loss).
         for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
@@ -688,7 +771,7 @@ impl<G: Game> Search<G> {
                 held.half_points += reward as u32;
             }
         }
-        // 6. RAVE: the position is now the playout's final one (or the tree's last position when
+        // 7. RAVE: the position is now the playout's final one (or the tree's last position when
         //    a proof or a full arena ended the descent early; its empty cells count for nobody).
         //    At every node of the path, each child whose cell ended up with the child's mover
         //    gets an all-moves-as-first update.
@@ -715,7 +798,7 @@ impl<G: Game> Search<G> {
                 }
             }
         }
-        // 7. Narrow the value bounds upwards as far as they change (a node's bounds follow from
+        // 8. Narrow the value bounds upwards as far as they change (a node's bounds follow from
         //    its children's alone, so an unchanged node changes none of its ancestors).
         //    Every narrowed node's bounds go into the table for its transpositions.
         if let Some(&(leaf, _, key)) = worker.path.last() {
@@ -831,7 +914,9 @@ impl<G: Game> Search<G> {
     /// all-moves-as-first mean (Silver's minimum-error weight); the mean is then clamped into
     /// the child's proven range. A child with neither visits nor prior nor RAVE statistics comes
     /// before any other. `visits` are the node's own as this worker sees them, and `held_back`
-    /// what the worker holds back for the children (see [`HeldBack`]).
+    /// what the worker holds back for the children (see [`HeldBack`]). When the threat search
+    /// restricted the node to the defences of an opponent's threat, the children outside them
+    /// compete only once no defence scores as worth searching (every one proven useless).
     fn select_child(&self, node_index: u32, visits: u32, held_back: Option<&[HeldStats]>) -> u32 {
         let node = self.arena.get(node_index);
         let children = node.children();
@@ -843,6 +928,8 @@ impl<G: Game> Search<G> {
             if rave { self.params.exploration * RAVE_EXPLORATION_FACTOR } else { self.params.exploration };
         let mut best = children.start;
         let mut best_score = f64::NEG_INFINITY;
+        let (mut best_outside, mut best_outside_score) = (NO_NODE, f64::NEG_INFINITY);
+        let defences_only = node.defences_only();
         let children_start = children.start;
         for child in children {
             let child_node = self.arena.get(child);
@@ -886,12 +973,18 @@ impl<G: Game> Search<G> {
                     mean + exploration * (log_parent / visits.max(1.0)).sqrt()
                 }
             };
-            if score > best_score {
+            if defences_only && child_node.is_outside_defences() {
+                if score > best_outside_score {
+                    best_outside_score = score;
+                    best_outside = child;
+                }
+            } else if score > best_score {
                 best_score = score;
                 best = child;
             }
         }
-        best
+        // Useless children score below 0, every other child at least 0.
+        if best_outside != NO_NODE && best_score < 0.0 && best_outside_score > best_score { best_outside } else { best }
     }
 
     /// What the children prove about a node's value from its mover's view: the mover is sure of
