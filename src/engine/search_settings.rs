@@ -117,6 +117,7 @@ impl SearchSettings {
             Param::bool("alphabeta", self.params.alpha_beta),
             Param::int("threat_visits", self.params.threat_visits),
             Param::int("threat_nodes", self.params.threat_nodes),
+            Param::int("threat_nodes_per_playout", self.params.threat_nodes_per_playout),
         ]
     }
 
@@ -155,6 +156,7 @@ impl SearchSettings {
                 self.params.threat_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
             }
             "threat_nodes" => self.params.threat_nodes = parse_u64(value)?,
+            "threat_nodes_per_playout" => self.params.threat_nodes_per_playout = parse_u64(value)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

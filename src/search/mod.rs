@@ -85,6 +85,11 @@ pub struct SearchParams {
     pub threat_visits: u32,
     /// The node budget of one node's threat search, shared among its searches.
     pub threat_nodes: u64,
+    /// Threat-search nodes a search may spend per playout it has run (on top of one node's
+    /// `threat_nodes`), so the playout rate never collapses: a node that reaches its
+    /// threshold while the budget is spent is searched later, when it passes again with
+    /// budget left.
+    pub threat_nodes_per_playout: u64,
 }
 
 impl SearchParams {
@@ -113,6 +118,7 @@ impl Default for SearchParams {
             alpha_beta: true,
             threat_visits: DEFAULT_THREAT_VISITS,
             threat_nodes: DEFAULT_THREAT_NODES,
+            threat_nodes_per_playout: DEFAULT_THREAT_NODES_PER_PLAYOUT,
         }
     }
 }
@@ -122,6 +128,11 @@ pub const DEFAULT_THREAT_VISITS: u32 = 64;
 
 /// The default of [`SearchParams::threat_nodes`].
 pub const DEFAULT_THREAT_NODES: u64 = 4_000;
+
+/// The default of [`SearchParams::threat_nodes_per_playout`]: a threat-search node costs some
+/// 5 microseconds (measured in a Gomoku midgame, small searches included), a Gomoku playout
+/// 20 to 40, so the threat searches take at most about half the time.
+pub const DEFAULT_THREAT_NODES_PER_PLAYOUT: u64 = 4;
 
 /// What a game's threat search found at a tree node, for the side to move there. Every move
 /// named must be a legal move of the node.
@@ -134,12 +145,14 @@ pub struct NodeThreats<M> {
     /// When the opponent threatens a forced win: the moves that may refute it. The search then
     /// tries the other moves only once none of these is worth searching (all proven lost).
     pub defences: Option<Vec<M>>,
+    /// Threat-search nodes it took (what the search's threat budget counts).
+    pub nodes: u64,
 }
 
 impl<M> Default for NodeThreats<M> {
     /// Nothing found.
     fn default() -> Self {
-        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None }
+        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None, nodes: 0 }
     }
 }
 
@@ -255,6 +268,10 @@ pub struct Search<G: Game> {
     shared: bool,
     /// The game's threat search at nodes with [`SearchParams::threat_visits`] visits.
     threat_hook: Option<ThreatHook<G>>,
+    /// Threat-search nodes the current search has spent, and the root's visits when it began
+    /// (see [`SearchParams::threat_nodes_per_playout`]).
+    threat_nodes_spent: AtomicU64,
+    threat_start_visits: u32,
 }
 
 /// Per-worker scratch space, reused across playouts.
@@ -346,6 +363,8 @@ impl<G: Game> Search<G> {
             expand_after: EXPAND_AFTER_VISITS,
             shared: false,
             threat_hook: None,
+            threat_nodes_spent: AtomicU64::new(0),
+            threat_start_visits: 0,
         }
     }
 
@@ -356,12 +375,21 @@ impl<G: Game> Search<G> {
         self.threat_hook = hook;
     }
 
+    /// Whether the current search may start another threat search (see
+    /// [`SearchParams::threat_nodes_per_playout`]).
+    fn threat_budget_left(&self) -> bool {
+        let playouts = self.arena.get(self.root).visits().saturating_sub(self.threat_start_visits) as u64;
+        self.threat_nodes_spent.load(Ordering::Relaxed)
+            <= self.params.threat_nodes + playouts * self.params.threat_nodes_per_playout
+    }
+
     /// Runs the threat hook on an expanded node and records what it proved: a winning move's
     /// child is proven won (the descent then takes it, and the proof climbs from there), losing
     /// moves' children proven lost, and the children outside a defence set marked so that
     /// selection passes them by while a defence is worth searching.
     fn search_threats(&self, hook: ThreatHook<G>, node_index: u32, position: &G) {
         let threats = hook(position, self.params.threat_nodes);
+        self.threat_nodes_spent.fetch_add(threats.nodes, Ordering::Relaxed);
         let node = self.arena.get(node_index);
         for child in node.children() {
             let child_node = self.arena.get(child);
@@ -527,6 +555,8 @@ impl<G: Game> Search<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let reused_visits = self.advance_root(position);
+        self.threat_nodes_spent.store(0, Ordering::Relaxed);
+        self.threat_start_visits = self.arena.get(self.root).visits();
         let small_tree = position.plies_left_bound().is_some_and(|plies| plies <= SMALL_TREE_PLIES);
         self.expand_after = if small_tree { 1 } else { EXPAND_AFTER_VISITS };
         let playouts = AtomicU64::new(0);
@@ -599,6 +629,7 @@ impl<G: Game> Search<G> {
                 callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
             }
         });
+        log::debug!("threat search: {} nodes", self.threat_nodes_spent.load(Ordering::Relaxed));
         self.result(position, playouts.load(Ordering::Relaxed), reused_visits, started)
     }
 
@@ -737,6 +768,7 @@ impl<G: Game> Search<G> {
                 && self.params.solver
                 && self.params.threat_visits > 0
                 && (node_index == self.root || visits >= self.params.threat_visits)
+                && self.threat_budget_left()
                 && node.claim_threat_search()
             {
                 self.search_threats(hook, node_index, &position);

@@ -85,9 +85,13 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     // nothing else defends.
     let delaying_fours: Vec<Cell> =
         ThreatBoard::new(position).four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
-    let defences = verified_defences(position, &candidates, &check, stop)?;
-    let defences =
-        if defences.is_empty() { verified_defences(position, &delaying_fours, &check, stop)? } else { defences };
+    let mut nodes = 0;
+    let defences = verified_defences(position, &candidates, &check, stop, &mut nodes)?;
+    let defences = if defences.is_empty() {
+        verified_defences(position, &delaying_fours, &check, stop, &mut nodes)?
+    } else {
+        defences
+    };
     match defences.as_slice() {
         [] => None,
         [only] => Some(*only),
@@ -127,7 +131,9 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
     let vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
     let searches: [(ThreatSearch, &VcfOptions); 2] = [(solve_vcf, &vcf), (solve_vct, &vct)];
     for (search, options) in searches {
-        if let VcfOutcome::Win(line) = search(position, side, options, &never).outcome {
+        let result = search(position, side, options, &never);
+        threats.nodes += result.nodes;
+        if let VcfOutcome::Win(line) = result.outcome {
             threats.winning_move = line.first().copied();
             return threats;
         }
@@ -137,12 +143,17 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
         return threats;
     }
     // 3. The opponent's forcing win if we passed: its line, and whether it needs threes.
-    let (line, by_threes) = match solve_vcf(position, opponent, &vcf, &never).outcome {
-        VcfOutcome::Win(line) => (line, false),
-        _ => match solve_vct(position, opponent, &vct, &never).outcome {
-            VcfOutcome::Win(line) => (line, true),
-            _ => (Vec::new(), false),
-        },
+    let mut opponent_line = |search: ThreatSearch, options: &VcfOptions| {
+        let result = search(position, opponent, options, &never);
+        threats.nodes += result.nodes;
+        match result.outcome {
+            VcfOutcome::Win(line) => Some(line),
+            _ => None,
+        }
+    };
+    let (line, by_threes) = match opponent_line(solve_vcf, &vcf) {
+        Some(line) => (line, false),
+        None => opponent_line(solve_vct, &vct).map_or((Vec::new(), false), |line| (line, true)),
     };
     let three_blocks = must_block(position);
     if line.is_empty() && three_blocks.is_none() {
@@ -172,7 +183,8 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
         max_nodes: (share / candidates.len().max(1) as u64).max(MIN_DEFENCE_CHECK_NODES),
         ..VcfOptions::vcf()
     };
-    let defences = verified_defences(position, &candidates, &check, &never).unwrap_or_else(|| candidates.clone());
+    let defences = verified_defences(position, &candidates, &check, &never, &mut threats.nodes)
+        .unwrap_or_else(|| candidates.clone());
     threats.losing_moves = candidates.iter().copied().filter(|cell| !defences.contains(cell)).collect();
     threats.defences = Some(candidates);
     threats
@@ -183,7 +195,13 @@ const MIN_DEFENCE_CHECK_NODES: u64 = 100;
 
 /// The candidates after which the opponent has no VCF and no immediate open four (or double
 /// four) that we cannot answer with a four; `None` when `stop` cut the checks short.
-fn verified_defences(position: &Mnk, candidates: &[Cell], check: &VcfOptions, stop: &AtomicBool) -> Option<Vec<Cell>> {
+fn verified_defences(
+    position: &Mnk,
+    candidates: &[Cell],
+    check: &VcfOptions,
+    stop: &AtomicBool,
+    nodes: &mut u64,
+) -> Option<Vec<Cell>> {
     let opponent = position.to_move().opponent();
     let mut defences = Vec::new();
     for &cell in candidates {
@@ -203,7 +221,9 @@ fn verified_defences(position: &Mnk, candidates: &[Cell], check: &VcfOptions, st
         if open_four_left {
             continue;
         }
-        match solve_vcf(&child, opponent, check, stop).outcome {
+        let result = solve_vcf(&child, opponent, check, stop);
+        *nodes += result.nodes;
+        match result.outcome {
             VcfOutcome::NotFound => defences.push(cell),
             VcfOutcome::Win(_) => {}
             VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return None,
@@ -361,6 +381,8 @@ mod tests {
         let params = SearchParams {
             threat_visits,
             threat_nodes: 100_000,
+            // No share of the playouts: these positions are all threats.
+            threat_nodes_per_playout: 1_000_000,
             threads,
             force_threads: true,
             max_memory_mb: 64,
@@ -411,8 +433,11 @@ mod tests {
             let open_four = !ThreatBoard::new(&after).winning_four_points(puzzle.attacker).is_empty();
             assert!(matches!(outcome, VcfOutcome::Win(_)) || open_four, "{lost:?} is no loss");
         }
-        // Quiet positions have nothing, and cost the budget at most.
-        assert_eq!(node_threats(&gomoku(&["H8", "J9"]), 4_000), NodeThreats::default());
+        // Quiet positions have nothing, and cost the budget at most (each search may pass its
+        // limit by the one node that finds it out).
+        let quiet = node_threats(&gomoku(&["H8", "J9"]), 4_000);
+        assert_eq!(NodeThreats { nodes: 0, ..quiet.clone() }, NodeThreats::default());
+        assert!(quiet.nodes > 0 && quiet.nodes <= 4_000 + 4, "{} nodes", quiet.nodes);
     }
 
     #[test]
