@@ -12,7 +12,7 @@ use crate::games::{
 };
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
-use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
+use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, ThreatHook, TreeStats};
 
 /// Called with the root moves while a search runs (live analysis).
 pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
@@ -65,6 +65,9 @@ pub struct SolverHooks<G: Game> {
     /// Proofs the search asks for when it first visits a node, beyond what the rules module
     /// knows (Hex: virtual connections once few cells are empty).
     pub expansion_proof: Option<fn(&G) -> Option<Outcome>>,
+    /// The threat search the MCTS runs inside its tree (Gomoku: VCF and VCT for both sides at
+    /// the root and at nodes with `threat_visits` visits).
+    pub node_threats: Option<ThreatHook<G>>,
 }
 
 /// The `losing_moves` hook: moves of the side to move that lose at once.
@@ -387,6 +390,7 @@ impl<G: Game> GameState<G> {
             _ => Vec::new(),
         };
         self.search.set_root_losing_moves(losing_moves);
+        self.search.set_threat_hook(self.solver.as_ref().and_then(|hooks| hooks.node_threats));
         match progress {
             None => self.search.run(position, limits, stop, seed, None),
             Some((interval, callback)) => {

@@ -43,6 +43,7 @@ pub const GAMES: &[GameEntry] = &[
                 vc_view: None,
                 losing_moves: None,
                 expansion_proof: None,
+                node_threats: Some(gomoku_tactics::node_threats),
             }))
         },
     },
@@ -57,6 +58,7 @@ pub const GAMES: &[GameEntry] = &[
                     vc_view: None,
                     losing_moves: None,
                     expansion_proof: None,
+                    node_threats: None,
                 },
             ))
         },
@@ -78,6 +80,7 @@ pub const GAMES: &[GameEntry] = &[
                         vc_view: Some(super::hex_vc_views::vc_view),
                         losing_moves: Some(hex_moves_outside_must_play),
                         expansion_proof: Some(hex_vc::expansion_proof),
+                        node_threats: None,
                     })
                     .resigning_proven_losses(),
             )
@@ -95,6 +98,7 @@ pub const GAMES: &[GameEntry] = &[
                         vc_view: None,
                         losing_moves: None,
                         expansion_proof: None,
+                        node_threats: None,
                     })
                     .with_midgame_search(reversi_midgame_move),
             )

@@ -116,6 +116,9 @@ impl SearchSettings {
             Param::string("resign_threshold", self.params.resign_threshold.to_string()),
             Param::bool("alphabeta", self.params.alpha_beta),
             Param::int("max_depth", self.params.max_depth),
+            Param::int("threat_visits", self.params.threat_visits),
+            Param::int("threat_nodes", self.params.threat_nodes),
+            Param::int("threat_nodes_per_playout", self.params.threat_nodes_per_playout),
         ]
     }
 
@@ -151,6 +154,11 @@ impl SearchSettings {
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
             "alphabeta" => self.params.alpha_beta = crate::games::parse_bool_param(value).map_err(invalid)?,
             "max_depth" => self.params.max_depth = parse_int_param(value, 0..=60).map_err(invalid)? as u32,
+            "threat_visits" => {
+                self.params.threat_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
+            }
+            "threat_nodes" => self.params.threat_nodes = parse_u64(value)?,
+            "threat_nodes_per_playout" => self.params.threat_nodes_per_playout = parse_u64(value)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

@@ -104,6 +104,13 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// A thread has claimed (and so runs, or has run) the game's threat search on the node.
+const THREATS_CLAIMED: u8 = 1;
+/// The threat search restricted the node's children to the defences of an opponent's threat.
+const DEFENCES_ONLY: u8 = 2;
+/// The node's move is outside its parent's defence set (see [`DEFENCES_ONLY`]).
+const OUTSIDE_DEFENCES: u8 = 4;
+
 /// One completed visit in [`Node`]'s packed visit word.
 const ONE_VISIT: u64 = 1 << 32;
 
@@ -135,6 +142,8 @@ pub struct Node<M> {
     /// [`Bounds`], packed: pessimistic in bits 0-1, optimistic in bits 2-3.
     bounds: AtomicU8,
     state: AtomicU8,
+    /// Threat-search marks ([`THREATS_CLAIMED`], [`DEFENCES_ONLY`], [`OUTSIDE_DEFENCES`]).
+    threat_marks: AtomicU8,
     first_child: AtomicU32,
     child_count: AtomicU32,
 }
@@ -151,6 +160,7 @@ impl<M> Default for Node<M> {
             prior_half_points: AtomicU16::new(0),
             bounds: AtomicU8::new(Bounds::OPEN.pack()),
             state: AtomicU8::new(LEAF),
+            threat_marks: AtomicU8::new(0),
             first_child: AtomicU32::new(NO_NODE),
             child_count: AtomicU32::new(0),
         }
@@ -245,6 +255,39 @@ impl<M: Copy> Node<M> {
             (new != old && new.pessimistic <= new.optimistic).then(|| new.pack())
         };
         self.bounds.fetch_update(Ordering::AcqRel, Ordering::Acquire, update).is_ok()
+    }
+
+    /// Claims the node's threat search for the calling thread: true for the first caller
+    /// only, so the search runs once per node however many threads pass.
+    pub fn claim_threat_search(&self) -> bool {
+        self.threat_marks.fetch_or(THREATS_CLAIMED, Ordering::AcqRel) & THREATS_CLAIMED == 0
+    }
+
+    /// Whether a thread has claimed the node's threat search.
+    pub fn threat_search_claimed(&self) -> bool {
+        self.threat_marks.load(Ordering::Acquire) & THREATS_CLAIMED != 0
+    }
+
+    /// Restricts the node's children to the defences of an opponent's threat: those marked
+    /// [`Node::mark_outside_defences`] (marked first) are searched only when no other child is
+    /// worth it.
+    pub fn restrict_to_defences(&self) {
+        self.threat_marks.fetch_or(DEFENCES_ONLY, Ordering::Release);
+    }
+
+    /// Whether the children are restricted to a defence set.
+    pub fn defences_only(&self) -> bool {
+        self.threat_marks.load(Ordering::Acquire) & DEFENCES_ONLY != 0
+    }
+
+    /// Marks the node's move as outside its parent's defence set.
+    pub fn mark_outside_defences(&self) {
+        self.threat_marks.fetch_or(OUTSIDE_DEFENCES, Ordering::Relaxed);
+    }
+
+    /// Whether the node's move is outside its parent's defence set.
+    pub fn is_outside_defences(&self) -> bool {
+        self.threat_marks.load(Ordering::Relaxed) & OUTSIDE_DEFENCES != 0
     }
 
     /// The children as an index range, empty until the node is expanded.

@@ -12,9 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::gomoku_vcf::{VcfOptions, VcfOutcome, VcfResult, immediate_win, must_block, solve_vcf, solve_vct};
 use crate::games::mnk::gomoku_knowledge::{self, five_points};
-use crate::games::mnk::gomoku_threats::{ThreatBoard, is_five_in_a_row};
+use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::games::{Color, Game, Outcome, Prior};
+use crate::search::NodeThreats;
+
+/// [`solve_vcf`] or [`solve_vct`].
+type ThreatSearch = fn(&Mnk, Color, &VcfOptions, &AtomicBool) -> VcfResult;
 
 /// Node limits of the root tactics, from the move's time budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,9 +85,13 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     // nothing else defends.
     let delaying_fours: Vec<Cell> =
         ThreatBoard::new(position).four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
-    let defences = verified_defences(position, &candidates, &check, stop)?;
-    let defences =
-        if defences.is_empty() { verified_defences(position, &delaying_fours, &check, stop)? } else { defences };
+    let mut nodes = 0;
+    let defences = verified_defences(position, &candidates, &check, stop, &mut nodes)?;
+    let defences = if defences.is_empty() {
+        verified_defences(position, &delaying_fours, &check, stop, &mut nodes)?
+    } else {
+        defences
+    };
     match defences.as_slice() {
         [] => None,
         [only] => Some(*only),
@@ -91,9 +99,109 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     }
 }
 
+/// The threat search the MCTS runs at its root and at its busier nodes ([`NodeThreats`]), for
+/// the side to move within about `max_nodes` threat-search nodes (a quarter each for its own
+/// VCF and VCT and the opponent's, the defence checks on top): a five, a VCF or a VCT names
+/// the winning move; otherwise, when the opponent threatens one (a five point, a VCF or a VCT
+/// if we passed), the defence set holds the cells of its line, the blocks of its open threes,
+/// and our own fours (and, against a VCT, our own threes: a counter-threat it must answer).
+/// Each defence is checked by the opponent's VCF after it; those that leave one are proven
+/// lost. Deterministic: node limits only, no clock.
+pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
+    let mut threats = NodeThreats::default();
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return threats;
+    }
+    let (side, opponent) = (position.to_move(), position.to_move().opponent());
+    // 1. A five wins now; the opponent's five points must be blocked.
+    if let Some(cell) = immediate_win(position) {
+        threats.winning_move = Some(cell);
+        return threats;
+    }
+    // Two five points of the opponent's cannot both be blocked (the search's knowledge proves
+    // that); one must be, and the searches below know it.
+    let opponent_fives = five_points(position, opponent);
+    if opponent_fives.len() >= 2 {
+        return threats;
+    }
+    // 2. Our own forcing win, fours first.
+    let never = AtomicBool::new(false);
+    let share = (max_nodes / 4).max(1);
+    let vcf = VcfOptions { max_nodes: share, ..VcfOptions::vcf() };
+    let vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
+    let searches: [(ThreatSearch, &VcfOptions); 2] = [(solve_vcf, &vcf), (solve_vct, &vct)];
+    for (search, options) in searches {
+        let result = search(position, side, options, &never);
+        threats.nodes += result.nodes;
+        if let VcfOutcome::Win(line) = result.outcome {
+            threats.winning_move = line.first().copied();
+            return threats;
+        }
+    }
+    if !opponent_fives.is_empty() {
+        threats.defences = Some(opponent_fives);
+        return threats;
+    }
+    // 3. The opponent's forcing win if we passed: its line, and whether it needs threes.
+    let mut opponent_line = |search: ThreatSearch, options: &VcfOptions| {
+        let result = search(position, opponent, options, &never);
+        threats.nodes += result.nodes;
+        match result.outcome {
+            VcfOutcome::Win(line) => Some(line),
+            _ => None,
+        }
+    };
+    let (line, by_threes) = match opponent_line(solve_vcf, &vcf) {
+        Some(line) => (line, false),
+        None => opponent_line(solve_vct, &vct).map_or((Vec::new(), false), |line| (line, true)),
+    };
+    let three_blocks = must_block(position);
+    if line.is_empty() && three_blocks.is_none() {
+        return threats;
+    }
+    // 4. The defence set, each candidate checked against the opponent's VCF.
+    let board = ThreatBoard::new(position);
+    let mut candidates = line.clone();
+    candidates.extend(three_blocks.unwrap_or_default());
+    candidates.extend(board.four_points(side).iter());
+    if by_threes {
+        // A VCT's line is one branch of its proof, and a three can be spoilt from afar: every
+        // empty cell on the lines of its attacking moves within four cells counts, and so do
+        // our own threes.
+        for &attack in line.iter().step_by(2) {
+            for direction in 0..LINE_DIRECTIONS.len() {
+                for steps in (-4..=4).filter(|&steps| steps != 0) {
+                    candidates.extend(board.step(attack, direction, steps).filter(|&cell| board.is_empty(cell)));
+                }
+            }
+        }
+        candidates.extend(board.open_three_points(side).iter());
+    }
+    candidates.sort();
+    candidates.dedup();
+    let check = VcfOptions {
+        max_nodes: (share / candidates.len().max(1) as u64).max(MIN_DEFENCE_CHECK_NODES),
+        ..VcfOptions::vcf()
+    };
+    let defences = verified_defences(position, &candidates, &check, &never, &mut threats.nodes)
+        .unwrap_or_else(|| candidates.clone());
+    threats.losing_moves = candidates.iter().copied().filter(|cell| !defences.contains(cell)).collect();
+    threats.defences = Some(candidates);
+    threats
+}
+
+/// The fewest nodes one defence check of [`node_threats`] gets.
+const MIN_DEFENCE_CHECK_NODES: u64 = 100;
+
 /// The candidates after which the opponent has no VCF and no immediate open four (or double
 /// four) that we cannot answer with a four; `None` when `stop` cut the checks short.
-fn verified_defences(position: &Mnk, candidates: &[Cell], check: &VcfOptions, stop: &AtomicBool) -> Option<Vec<Cell>> {
+fn verified_defences(
+    position: &Mnk,
+    candidates: &[Cell],
+    check: &VcfOptions,
+    stop: &AtomicBool,
+    nodes: &mut u64,
+) -> Option<Vec<Cell>> {
     let opponent = position.to_move().opponent();
     let mut defences = Vec::new();
     for &cell in candidates {
@@ -113,7 +221,9 @@ fn verified_defences(position: &Mnk, candidates: &[Cell], check: &VcfOptions, st
         if open_four_left {
             continue;
         }
-        match solve_vcf(&child, opponent, check, stop).outcome {
+        let result = solve_vcf(&child, opponent, check, stop);
+        *nodes += result.nodes;
+        match result.outcome {
             VcfOutcome::NotFound => defences.push(cell),
             VcfOutcome::Win(_) => {}
             VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return None,
@@ -158,7 +268,6 @@ pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
         let moves: Vec<String> = line.iter().map(|&cell| position.format_move(cell)).collect();
         format!("win {}", moves.join(" "))
     };
-    type ThreatSearch = fn(&Mnk, Color, &VcfOptions, &AtomicBool) -> VcfResult;
     let searches: [(ThreatSearch, VcfOptions); 2] = [(solve_vcf, VcfOptions::vcf()), (solve_vct, VcfOptions::vct())];
     for (search, options) in searches {
         match search(position, side, &options, stop).outcome {
@@ -174,6 +283,8 @@ pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
 mod tests {
     use super::*;
     use crate::games::mnk::MnkConfig;
+    use crate::search::tree::Proof;
+    use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
     use crate::solvers::gomoku_vcf::parse_vcf_puzzles_tsv;
 
     const SAMPLE: &str = include_str!("../../tests/data/gomoku/vcf_puzzles_sample.tsv");
@@ -257,6 +368,150 @@ mod tests {
         }
         println!("{defended} puzzles defended, {lost} without a defence");
         assert!(defended > 0);
+    }
+
+    /// A search of `position` with the in-tree threat search at `threat_visits` (0: off), one
+    /// thread, seed 7, `visits` playouts at most.
+    fn search_with_threats(
+        position: &Mnk,
+        threat_visits: u32,
+        threads: usize,
+        visits: u64,
+    ) -> (SearchResult<Cell>, TreeStats) {
+        let params = SearchParams {
+            threat_visits,
+            threat_nodes: 100_000,
+            // No share of the playouts: these positions are all threats.
+            threat_nodes_per_playout: 1_000_000,
+            threads,
+            force_threads: true,
+            max_memory_mb: 64,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params);
+        search.set_threat_hook(Some(node_threats));
+        let limits = Limits { max_visits: Some(visits), ..Limits::default() };
+        let result = search.run(position, limits, &AtomicBool::new(false), 7, None);
+        (result, search.stats())
+    }
+
+    #[test]
+    fn node_threats_name_the_winning_move_and_the_defences() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let stop = AtomicBool::new(false);
+        let puzzle = &puzzles[0];
+        // The attacker to move: the first move of a VCF (replayed, a VCF remains).
+        let threats = node_threats(&puzzle.position, 100_000);
+        let mv = threats.winning_move.expect("puzzle 1 is a VCF");
+        let mut after = puzzle.position.clone();
+        after.play_unchecked(mv);
+        assert!(matches!(solve_vcf(&after, puzzle.attacker, &VcfOptions::vcf(), &stop).outcome, VcfOutcome::Win(_)));
+        // The defender to move (in the first puzzle where it has no forcing win of its own): a
+        // defence set holding the VCF's cells; every move it proves lost leaves the attacker a
+        // VCF or an open four.
+        let (puzzle, defending, threats) = puzzles
+            .iter()
+            .find_map(|puzzle| {
+                let mut defending = puzzle.position.clone();
+                defending.give_turn_to(puzzle.attacker.opponent()).unwrap();
+                let threats = node_threats(&defending, 100_000);
+                threats.winning_move.is_none().then_some((puzzle, defending, threats))
+            })
+            .unwrap();
+        assert_eq!(puzzle.id, "16");
+        let defences = threats.defences.expect("the attacker threatens a VCF");
+        let VcfOutcome::Win(line) = solve_vcf(&defending, puzzle.attacker, &VcfOptions::vcf(), &stop).outcome else {
+            panic!("puzzle 1 is a VCF");
+        };
+        assert!(defences.contains(&line[0]));
+        assert!(!threats.losing_moves.is_empty());
+        for &lost in &threats.losing_moves {
+            assert!(defences.contains(&lost));
+            let mut after = defending.clone();
+            after.play_unchecked(lost);
+            let outcome = solve_vcf(&after, puzzle.attacker, &VcfOptions::vcf(), &stop).outcome;
+            let open_four = !ThreatBoard::new(&after).winning_four_points(puzzle.attacker).is_empty();
+            assert!(matches!(outcome, VcfOutcome::Win(_)) || open_four, "{lost:?} is no loss");
+        }
+        // Quiet positions have nothing, and cost the budget at most (each search may pass its
+        // limit by the one node that finds it out).
+        let quiet = node_threats(&gomoku(&["H8", "J9"]), 4_000);
+        assert_eq!(NodeThreats { nodes: 0, ..quiet.clone() }, NodeThreats::default());
+        assert!(quiet.nodes > 0 && quiet.nodes <= 4_000 + 4, "{} nodes", quiet.nodes);
+    }
+
+    #[test]
+    fn the_tree_proves_the_root_by_its_threat_search() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let puzzle = &puzzles[0];
+        // With the threat search, the root's VCF is proven at once (a search alone does not
+        // prove a 12-move VCF in 300 playouts).
+        let (with, _) = search_with_threats(&puzzle.position, 64, 1, 300);
+        assert_eq!(with.root_proof, RootProof::Win);
+        assert_eq!(with.moves[0].proof, Proof::MoverWins);
+        let (without, _) = search_with_threats(&puzzle.position, 0, 1, 300);
+        assert_eq!(without.root_proof, RootProof::Unknown);
+    }
+
+    /// White to move against two four-threes of Black's far apart (E3 F3 G3 + H4 H5 with the
+    /// key H3; K13 L13 M13 + J12 J11 with the key J13), each blocked on one side by a White
+    /// stone: one move stops one of them, so every White move loses to a short VCF.
+    fn two_four_threes() -> Mnk {
+        let position = Mnk::new(&MnkConfig::gomoku());
+        let black = ["E3", "F3", "G3", "H4", "H5", "K13", "L13", "M13", "J12", "J11"];
+        let stones: Vec<(Color, Cell)> = black
+            .iter()
+            .map(|text| (Color::Black, cell(&position, text)))
+            .chain(["D3", "N13"].iter().map(|text| (Color::White, cell(&position, text))))
+            .collect();
+        Mnk::set_up(&MnkConfig::gomoku(), &stones, Color::White).unwrap()
+    }
+
+    #[test]
+    fn vcfs_found_inside_the_tree_prove_every_defence_lost() {
+        // The root has no VCF of its own; each of its moves is proven lost by the VCF that the
+        // threat search finds at the child (or by the defence checks at the root), so the root
+        // is proven lost. Without the threat search nothing is proven.
+        let position = two_four_threes();
+        let (with, stats) = search_with_threats(&position, 1, 1, 20_000);
+        assert_eq!(with.root_proof, RootProof::Loss, "{} playouts, {} nodes", with.playouts, stats.nodes);
+        assert!(with.moves.iter().all(|stats| stats.proof == Proof::MoverLoses));
+        let (without, _) = search_with_threats(&position, 0, 1, with.playouts);
+        assert_eq!(without.root_proof, RootProof::Unknown);
+    }
+
+    #[test]
+    fn an_opponent_vct_restricts_the_search_to_its_defences() {
+        // Black's double three at H8 (F8 G8 and H6 H5, as in the VCT solver's tests): Black
+        // has a VCT and no VCF; White to move must play a defence.
+        let mut position = gomoku(&["F8", "A1", "G8", "A15", "H6", "P1", "H5", "P15"]);
+        position.give_turn_to(Color::White).unwrap();
+        let stop = AtomicBool::new(false);
+        assert_eq!(solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &stop).outcome, VcfOutcome::NotFound);
+        assert!(matches!(solve_vct(&position, Color::Black, &VcfOptions::vct(), &stop).outcome, VcfOutcome::Win(_)));
+        let defences = node_threats(&position, 100_000).defences.expect("Black threatens a VCT");
+        assert!(defences.len() < 40, "{} defences", defences.len());
+        // Every move searched is a defence (the rest would be searched once every defence is
+        // proven lost: White's H8, say, still loses to Black's G7).
+        let (result, _) = search_with_threats(&position, 64, 1, 300);
+        for stats in &result.moves {
+            assert!(stats.visits == 0 || defences.contains(&stats.mv), "{:?} searched", stats.mv);
+        }
+        let (without, _) = search_with_threats(&position, 0, 1, 300);
+        assert!(without.moves.iter().any(|stats| stats.visits > 0 && !defences.contains(&stats.mv)));
+    }
+
+    #[test]
+    fn searches_with_threats_are_deterministic_and_safe_with_threads() {
+        let position = gomoku(&["H8", "J9", "H9", "H10", "J8", "G8", "K8"]);
+        let (first, first_stats) = search_with_threats(&position, 8, 1, 3_000);
+        let (second, second_stats) = search_with_threats(&position, 8, 1, 3_000);
+        assert_eq!(first, SearchResult { elapsed: first.elapsed, ..second });
+        assert_eq!(first_stats, second_stats);
+        // Several threads claim each node's threat search once and agree on the proof.
+        let undefendable = two_four_threes();
+        let (shared, _) = search_with_threats(&undefendable, 1, 3, 40_000);
+        assert_eq!(shared.root_proof, RootProof::Loss);
     }
 
     #[test]
