@@ -667,6 +667,18 @@ fn static_value(player: u64, opponent: u64) -> i32 {
     8 * mobility + 2 * potential + 16 * corners
 }
 
+/// Fills `list` with the moves in `moves` and their flips, unscored; returns the count.
+fn list_moves(player: u64, opponent: u64, mut moves: u64, list: &mut [ScoredMove; 40]) -> usize {
+    let mut count = 0;
+    while moves != 0 {
+        let square = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        list[count] = ScoredMove { order: 0, square: square as u8, flipped: flipped_discs(player, opponent, square) };
+        count += 1;
+    }
+    count
+}
+
 impl Worker<'_> {
     fn flush(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
@@ -768,28 +780,36 @@ impl Worker<'_> {
         best
     }
 
-    /// Fills `list` with the moves in `moves` and their sort keys; returns the count.
+    /// Fills `list` with the moves in `moves` and their sort keys, the table move first;
+    /// returns the count.
     fn order_moves(
         &mut self,
         player: u64,
         opponent: u64,
-        mut moves: u64,
+        moves: u64,
         table_square: u8,
         empties: u32,
         list: &mut [ScoredMove; 40],
     ) -> usize {
+        let count = list_moves(player, opponent, moves, list);
+        self.score_moves(player, opponent, empties, &mut list[..count]);
+        for mv in &mut list[..count] {
+            if mv.square == table_square {
+                mv.order = 1 << 30;
+            }
+        }
+        count
+    }
+
+    /// Sets the sort key of every move of `list`, the best first when sorted by decreasing key.
+    fn score_moves(&mut self, player: u64, opponent: u64, empties: u32, list: &mut [ScoredMove]) {
         let parity = quadrant_parity(!(player | opponent));
-        let mut count = 0;
-        while moves != 0 {
-            let square = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
+        for mv in list {
+            let (square, flipped) = (mv.square as usize, mv.flipped);
             let bit = 1u64 << square;
-            let flipped = flipped_discs(player, opponent, square);
             let next_player = opponent & !flipped;
             let next_opponent = player | flipped | bit;
-            let order = if square as u8 == table_square {
-                1 << 30
-            } else if next_player == 0 {
+            mv.order = if next_player == 0 {
                 1 << 29
             } else if empties >= SORT_SEARCH_EMPTIES {
                 // Big subtrees: the opponent's outlook after a shallow look-ahead, the parity
@@ -817,10 +837,7 @@ impl Worker<'_> {
                 };
                 -(mobility << 15) + (corners << 11) - (potential << 5) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square]
             };
-            list[count] = ScoredMove { order, square: square as u8, flipped };
-            count += 1;
         }
-        count
     }
 
     /// Principal-variation search with window (alpha, beta): exact inside the window,
@@ -972,15 +989,16 @@ impl Worker<'_> {
             }
             table_square = entry.best_square;
         }
-        // 5. Moves, best first by a lazy selection sort (a cutoff often comes early).
+        // 5. The moves and their flips, not yet scored: scoring costs a look-ahead per move
+        //    from SORT_SEARCH_EMPTIES on, which the first two cutoffs below often spare.
         let mut list = [ScoredMove::default(); 40];
-        let count = self.order_moves(player, opponent, moves, table_square, empties, &mut list);
-        // 5b. Enhanced transposition cutoff: a child already known to score low enough for
-        //     the opponent proves the cutoff without searching.
+        let mut count = list_moves(player, opponent, moves, &mut list);
+        let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
+        // 6. Enhanced transposition cutoff: a child already known to score low enough for the
+        //    opponent proves the cutoff without searching.
         if empties >= ETC_EMPTIES {
             for mv in &list[..count] {
-                let child_player = opponent & !mv.flipped;
-                let child_opponent = player | mv.flipped | 1u64 << mv.square;
+                let (child_player, child_opponent) = child(mv);
                 if let Some(entry) = self.shared.table.probe(zobrist_key(child_player, child_opponent))
                     && -entry.upper > alpha
                 {
@@ -990,38 +1008,53 @@ impl Worker<'_> {
         }
         let mut best = -SCORE_INFINITY;
         let mut best_square = NO_SQUARE;
-        let mut searched = 0;
-        while searched < count {
-            let pick = (searched..count).max_by_key(|&i| list[i].order).unwrap_or(searched);
-            list.swap(searched, pick);
-            let mv = list[searched];
-            searched += 1;
-            // 6. Young Brothers Wait: once the eldest has not cut off, split the rest.
-            if searched > 1 && self.shared.parallel && empties >= SPLIT_EMPTIES && count - searched >= 1 {
-                list[searched - 1..count].sort_by_key(|mv| -mv.order);
-                let (score, square) = self.split(player, opponent, alpha, empties, &list[searched - 1..count], stop);
+        'search: {
+            // 7. The table's best move alone first: it cuts off most often.
+            if let Some(index) = list[..count].iter().position(|mv| mv.square == table_square) {
+                let mv = list[index];
+                count -= 1;
+                list.swap(index, count);
+                let (child_player, child_opponent) = child(&mv);
+                best = -self.nws(child_player, child_opponent, -alpha - 1, empties - 1, stop);
+                best_square = mv.square;
+                if best > alpha {
+                    break 'search;
+                }
+            }
+            // 8. The others, best first by a lazy selection sort (a cutoff often comes early).
+            self.score_moves(player, opponent, empties, &mut list[..count]);
+            let mut searched = 0;
+            while searched < count {
+                // Young Brothers Wait: once an eldest has not cut off, split the rest.
+                if best_square != NO_SQUARE
+                    && self.shared.parallel
+                    && empties >= SPLIT_EMPTIES
+                    && count - searched >= 2
+                {
+                    list[searched..count].sort_by_key(|mv| -mv.order);
+                    let (score, square) = self.split(player, opponent, alpha, empties, &list[searched..count], stop);
+                    if score > best {
+                        best = score;
+                        best_square = square;
+                    }
+                    break;
+                }
+                let pick = (searched..count).max_by_key(|&i| list[i].order).unwrap_or(searched);
+                list.swap(searched, pick);
+                let mv = list[searched];
+                searched += 1;
+                let (child_player, child_opponent) = child(&mv);
+                let score = -self.nws(child_player, child_opponent, -alpha - 1, empties - 1, stop);
                 if score > best {
                     best = score;
-                    best_square = square;
-                }
-                break;
-            }
-            let score = -self.nws(
-                opponent & !mv.flipped,
-                player | mv.flipped | 1u64 << mv.square,
-                -alpha - 1,
-                empties - 1,
-                stop,
-            );
-            if score > best {
-                best = score;
-                best_square = mv.square;
-                if score > alpha {
-                    break;
+                    best_square = mv.square;
+                    if score > alpha {
+                        break;
+                    }
                 }
             }
         }
-        // 7. An aborted subtree proves nothing: store only complete results.
+        // 9. An aborted subtree proves nothing: store only complete results.
         if empties >= ABORT_CHECK_EMPTIES && stop.is_set() {
             return alpha;
         }
