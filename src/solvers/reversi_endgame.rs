@@ -1127,6 +1127,13 @@ impl Worker<'_> {
             _ => {}
         }
         self.nodes += 1;
+        // Stability cutoff, as in the deep search: the opponent's stable discs bound our score.
+        if alpha >= STABILITY_THRESHOLD[empties as usize] {
+            let upper = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
         let mut best = -SCORE_INFINITY;
         for parity_group in [parity, !parity] {
             for class in SQUARE_CLASSES {
