@@ -27,7 +27,8 @@ use rayon::prelude::*;
 
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::games::{Color, Game, zobrist_keys};
-use crate::knowledge::reversi_eval::{self, Evaluator};
+use crate::knowledge::reversi_eval::{self, Evaluator, WEIGHT_UNIT};
+use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 
 /// Nodes with at most this many empties are searched without the transposition table and
 /// without sorting (Edax uses the same bound).
@@ -51,6 +52,20 @@ const DEEPER_SORT_SEARCH_EMPTIES: u32 = 19;
 /// Sorting-search leaves with at least this many empties are scored by the trained evaluation:
 /// it orders better than [`static_value`] but costs far more, which pays only in big subtrees.
 const EVALUATION_ORDER_EMPTIES: u32 = 17;
+
+/// From this many empties the root guesses its score by a midgame search and searches an
+/// aspiration window around the guess first.
+const GUESS_EMPTIES: u32 = 18;
+
+/// The guessing midgame search looks this many plies fewer ahead than the endgame, at most
+/// [`GUESS_MAX_DEPTH`], and stops after [`GUESS_MAX_NODES`] nodes.
+const GUESS_DEPTH_REDUCTION: u32 = 14;
+const GUESS_MAX_DEPTH: u32 = 10;
+const GUESS_MAX_NODES: u64 = 400_000;
+
+/// The aspiration window reaches this far on either side of the guess: odd, so that the
+/// guess and the even scores next to it lie inside.
+const ASPIRATION_MARGIN: i32 = 3;
 
 /// Nodes with at least this many empties check the stop and abort flags.
 const ABORT_CHECK_EMPTIES: u32 = 10;
@@ -698,26 +713,94 @@ impl Worker<'_> {
             let score = -self.pvs(opponent, player, -SCORE_INFINITY, SCORE_INFINITY, empties, stop);
             return (score, Some(ReversiMove::PASS));
         }
-        // 2. Order the moves as at any node, first by a table-free quick look.
+        // 2. Order the moves as at any node, first by a table-free quick look; in big
+        //    endgames a midgame search of the root guesses the score and puts its move first.
         let mut list = [ScoredMove::default(); 40];
-        let count = self.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
+        let guess = self.midgame_guess(player, opponent, empties);
+        let guessed_square = guess.map_or(NO_SQUARE, |(_, square)| square);
+        let count = self.order_moves(player, opponent, moves, guessed_square, empties, &mut list);
         list[..count].sort_by_key(|mv| -mv.order);
-        // 3. PVS over the root moves: the first with the full window, the others by null window
-        //    first, in parallel when allowed.
+        // 3. Aspiration: a window around the guess proves the exact score when it lies inside;
+        //    otherwise the bound found sets the window of a re-search on that side. Wrong moves
+        //    are then refuted by narrow windows, never solved with the full one.
+        let (mut alpha, mut beta) = match guess {
+            Some((score, _)) => (score - ASPIRATION_MARGIN, score + ASPIRATION_MARGIN),
+            None => (-SCORE_INFINITY, SCORE_INFINITY),
+        };
+        loop {
+            let (score, square) = self.root_window(player, opponent, &list[..count], alpha, beta, empties, stop);
+            if stop.is_set() {
+                return (score, Some(ReversiMove::square(square as usize)));
+            }
+            if score <= alpha && alpha > -SCORE_INFINITY {
+                (alpha, beta) = (-SCORE_INFINITY, score + 1);
+            } else if score >= beta && beta < SCORE_INFINITY {
+                (alpha, beta) = (score - 1, SCORE_INFINITY);
+            } else {
+                return (score, Some(ReversiMove::square(square as usize)));
+            }
+            // The re-search starts with the move that set the bound.
+            if let Some(index) = list[..count].iter().position(|mv| mv.square == square) {
+                list[..=index].rotate_right(1);
+            }
+        }
+    }
+
+    /// A guess of the root's score (even, in discs) and best square by a midgame search with
+    /// the trained evaluation; `None` for small endgames or without the evaluation.
+    fn midgame_guess(&mut self, player: u64, opponent: u64, empties: u32) -> Option<(i32, u8)> {
+        let evaluator = self.shared.evaluator?;
+        if empties < GUESS_EMPTIES {
+            return None;
+        }
+        let position = Reversi::from_bitboards(player, opponent, Color::Black)?;
+        let never = AtomicBool::new(false);
+        let limits = MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: Some(GUESS_MAX_NODES),
+            max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
+            stop: &never,
+        };
+        let result = search_midgame(&position, evaluator, &limits)?;
+        self.nodes += result.nodes;
+        let square = result.best_move.index()? as u8;
+        // Scores are even: round to the nearest even number of discs.
+        let discs = result.score.clamp(-64 * WEIGHT_UNIT, 64 * WEIGHT_UNIT) as f64 / WEIGHT_UNIT as f64;
+        Some(((discs / 2.0).round() as i32 * 2, square))
+    }
+
+    /// PVS over the sorted root moves within (alpha, beta): the first with the window, the
+    /// others by null window first, in parallel when allowed. Fail-soft: the best score and
+    /// its square.
+    #[allow(clippy::too_many_arguments)]
+    fn root_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &[ScoredMove],
+        window_alpha: i32,
+        beta: i32,
+        empties: u32,
+        stop: &Abort,
+    ) -> (i32, u8) {
         let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
         let (child_player, child_opponent) = child(&list[0]);
-        let first = -self.pvs(child_player, child_opponent, -SCORE_INFINITY, SCORE_INFINITY, empties - 1, stop);
+        let first = -self.pvs(child_player, child_opponent, -beta, -window_alpha, empties - 1, stop);
+        if first >= beta {
+            return (first, list[0].square);
+        }
         let best = Mutex::new((first, list[0].square));
-        let alpha = AtomicI32::new(first);
+        let alpha = AtomicI32::new(first.max(window_alpha));
         let search_other = |worker: &mut Worker, mv: &ScoredMove| {
             let (child_player, child_opponent) = child(mv);
             let current = alpha.load(Ordering::Relaxed);
-            if current >= 64 || stop.is_set() {
+            if current >= beta.min(64) || stop.is_set() {
                 return;
             }
             let mut score = -worker.nws(child_player, child_opponent, -current - 1, empties - 1, stop);
-            if score > current && !stop.is_set() {
-                score = -worker.pvs(child_player, child_opponent, -SCORE_INFINITY, -current, empties - 1, stop);
+            if score > current && score < beta && !stop.is_set() {
+                score = -worker.pvs(child_player, child_opponent, -beta, -current, empties - 1, stop);
             }
             if stop.is_set() {
                 return;
@@ -729,18 +812,17 @@ impl Worker<'_> {
             }
         };
         if self.shared.parallel {
-            list[1..count].par_iter().for_each(|mv| {
+            list[1..].par_iter().for_each(|mv| {
                 let mut worker = Worker { shared: self.shared, nodes: 0 };
                 search_other(&mut worker, mv);
                 worker.flush();
             });
         } else {
-            for mv in &list[1..count] {
+            for mv in &list[1..] {
                 search_other(self, mv);
             }
         }
-        let (score, square) = best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        (score, Some(ReversiMove::square(square as usize)))
+        best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Depth-limited fail-soft alpha-beta over the trained evaluation or [`static_value`]
