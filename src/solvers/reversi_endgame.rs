@@ -953,7 +953,13 @@ impl Worker<'_> {
             table_square = entry.best_square;
         }
         let original_alpha = alpha;
-        // 3. Sorted moves: full window on the first, null windows and re-searches after.
+        // 3. Sorted moves: full window on the first, null windows and re-searches after. In big
+        //    endgames without a table move the midgame search picks the first.
+        if table_square == NO_SQUARE
+            && let Some((_, square)) = self.midgame_guess(player, opponent, empties)
+        {
+            table_square = square;
+        }
         let mut list = [ScoredMove::default(); 40];
         let count = self.order_moves(player, opponent, moves, table_square, empties, &mut list);
         list[..count].sort_by_key(|mv| -mv.order);
