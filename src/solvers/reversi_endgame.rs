@@ -720,27 +720,43 @@ impl Worker<'_> {
         let guessed_square = guess.map_or(NO_SQUARE, |(_, square)| square);
         let count = self.order_moves(player, opponent, moves, guessed_square, empties, &mut list);
         list[..count].sort_by_key(|mv| -mv.order);
-        // 3. Aspiration: a window around the guess proves the exact score when it lies inside;
-        //    otherwise the bound found sets the window of a re-search on that side. Wrong moves
-        //    are then refuted by narrow windows, never solved with the full one.
+        // 3. Aspiration around the guess.
+        let (score, square) =
+            self.aspiration_search(player, opponent, &mut list[..count], guess.map(|(score, _)| score), empties, stop);
+        (score, Some(ReversiMove::square(square as usize)))
+    }
+
+    /// The exact score and a best square of the root whose sorted moves are `list`. A window
+    /// around `guess` proves the exact score when it lies inside; otherwise the bound found
+    /// sets the window of a re-search on that side. Wrong moves are then refuted by narrow
+    /// windows, never solved with the full one. Garbage once `stop` is set.
+    fn aspiration_search(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &mut [ScoredMove],
+        guess: Option<i32>,
+        empties: u32,
+        stop: &Abort,
+    ) -> (i32, u8) {
         let (mut alpha, mut beta) = match guess {
-            Some((score, _)) => (score - ASPIRATION_MARGIN, score + ASPIRATION_MARGIN),
+            Some(score) => (score - ASPIRATION_MARGIN, score + ASPIRATION_MARGIN),
             None => (-SCORE_INFINITY, SCORE_INFINITY),
         };
         loop {
-            let (score, square) = self.root_window(player, opponent, &list[..count], alpha, beta, empties, stop);
+            let (score, square) = self.root_window(player, opponent, list, alpha, beta, empties, stop);
             if stop.is_set() {
-                return (score, Some(ReversiMove::square(square as usize)));
+                return (score, square);
             }
             if score <= alpha && alpha > -SCORE_INFINITY {
                 (alpha, beta) = (-SCORE_INFINITY, score + 1);
             } else if score >= beta && beta < SCORE_INFINITY {
                 (alpha, beta) = (score - 1, SCORE_INFINITY);
             } else {
-                return (score, Some(ReversiMove::square(square as usize)));
+                return (score, square);
             }
             // The re-search starts with the move that set the bound.
-            if let Some(index) = list[..count].iter().position(|mv| mv.square == square) {
+            if let Some(index) = list.iter().position(|mv| mv.square == square) {
                 list[..=index].rotate_right(1);
             }
         }
@@ -1609,6 +1625,35 @@ mod tests {
             assert_eq!(Some(serial.score), best_by_children);
             assert_eq!(score_after(&position, serial.best_move.unwrap()), serial.score);
             assert_eq!(score_after(&position, parallel.best_move.unwrap()), serial.score);
+        }
+    }
+
+    #[test]
+    fn aspiration_from_any_guess_finds_the_exact_score() {
+        // Guesses far off on either side, and near: every fail-low and fail-high re-search path.
+        let mut rng = SmallRng::seed_from_u64(13);
+        let table = TranspositionTable::new(16);
+        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: false, evaluator: None };
+        let never = AtomicBool::new(false);
+        let stop = Abort { flag: &never, parent: None };
+        for round in 0..12 {
+            let position = random_position(&mut rng, 10 + round % 4);
+            let (player, opponent) = (position.player_discs(), position.opponent_discs());
+            let moves = legal_move_mask(player, opponent);
+            if moves == 0 {
+                continue;
+            }
+            let exact = solve(&position, 1).score;
+            for guess in [-64, -20, exact - 2, exact, exact + 2, 20, 64] {
+                let mut worker = Worker { shared: &shared, nodes: 0 };
+                let mut list = [ScoredMove::default(); 40];
+                let empties = position.empty_squares().count_ones();
+                let count = worker.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
+                let (score, square) =
+                    worker.aspiration_search(player, opponent, &mut list[..count], Some(guess), empties, &stop);
+                assert_eq!(score, exact, "guess {guess}: {}", position.board_text());
+                assert_eq!(score_after(&position, ReversiMove::square(square as usize)), exact);
+            }
         }
     }
 
