@@ -5,14 +5,19 @@
 //! from -64 to 64.
 //!
 //! The search is a fail-soft negamax alpha-beta over raw (player, opponent) bitboards:
-//! - the root and the principal variation use PVS (full window on the first move, null windows
+//! - from 18 empties (`GUESS_EMPTIES`) a short midgame search with the trained evaluation
+//!   ([`crate::search::reversi_alphabeta`]) guesses the root's score and best move; the root
+//!   then searches an aspiration window around the guess, re-searching on the side it fails;
+//! - the root and the principal variation use PVS (window on the first move, null windows
 //!   with a re-search on the others), which yields the exact score and a best move;
 //! - nodes with more than [`SHALLOW_EMPTIES`] empties use a null-window search with a shared
-//!   transposition table (Zobrist keys), stability cutoffs, and fastest-first move ordering
-//!   (opponent mobility with corners counted twice, then the table move, corners and parity);
+//!   transposition table (Zobrist keys), enhanced transposition cutoff, stability cutoffs, the
+//!   table move searched before the others are even scored, then fastest-first move ordering
+//!   (opponent mobility with corners counted twice, corners and parity) or, in big subtrees,
+//!   ordering by shallow searches;
 //! - nodes with few empties skip the table and sorting: empties are tried in quadrant-parity
-//!   order (odd quadrants first) and the last two empties have dedicated code that counts the
-//!   last flip directly;
+//!   order (odd quadrants first), stability cutoffs still apply, and the last two empties have
+//!   dedicated code that counts the last flip directly;
 //! - with two or more threads, null-window nodes with at least [`SPLIT_EMPTIES`] empties
 //!   split Young-Brothers-Wait style: the first move is searched alone, the others in parallel
 //!   (rayon), and a cutoff in one aborts its siblings; the root's later moves are searched in
@@ -58,7 +63,8 @@ const EVALUATION_ORDER_EMPTIES: u32 = 17;
 const GUESS_EMPTIES: u32 = 18;
 
 /// The guessing midgame search looks this many plies fewer ahead than the endgame, at most
-/// [`GUESS_MAX_DEPTH`], and stops after [`GUESS_MAX_NODES`] nodes.
+/// [`GUESS_MAX_DEPTH`], and stops after [`GUESS_MAX_NODES`] nodes at 24 empties, half as many
+/// for each empty fewer (the solve itself shrinks faster than that).
 const GUESS_DEPTH_REDUCTION: u32 = 14;
 const GUESS_MAX_DEPTH: u32 = 10;
 const GUESS_MAX_NODES: u64 = 400_000;
@@ -774,7 +780,7 @@ impl Worker<'_> {
         let limits = MidgameLimits {
             max_time: None,
             target_time: None,
-            max_nodes: Some(GUESS_MAX_NODES),
+            max_nodes: Some(GUESS_MAX_NODES >> 24u32.saturating_sub(empties)),
             max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
             stop: &never,
         };
