@@ -131,22 +131,33 @@ fn solve_reversi(position: &Reversi, context: &SolveContext) -> Option<String> {
     })
 }
 
-/// The empties up to which a Reversi endgame is solved before the search, by the move's budget:
-/// about 15 M nodes/s per thread, and a 20-empty endgame takes up to a few hundred million nodes.
-fn reversi_solvable_empties(budget: Option<std::time::Duration>) -> u32 {
-    match budget.map(|budget| budget.as_secs_f64()) {
-        None => 20,
-        Some(seconds) if seconds >= 8.0 => 20,
-        Some(seconds) if seconds >= 2.0 => 18,
-        Some(seconds) if seconds >= 0.3 => 16,
-        Some(_) => 12,
-    }
+/// Assumed speed of the endgame solver in play, in nodes per second per thread, and the size
+/// of a 20-empty solve: FFO #40-#44 (20-23 empties) took 19-75 M nodes at 8-14 M nodes/s on
+/// one thread of a loaded 2.5 GHz Xeon; positions from real games solve faster than these
+/// chosen hard ones.
+const SOLVER_NODES_PER_SECOND: f64 = 8.0e6;
+const SOLVER_NODES_AT_20_EMPTIES: f64 = 2.0e7;
+
+/// Each more empty square multiplies the solve's nodes by about this much (FFO #40-#49: 20M
+/// at 20 empties, 0.6G at 24).
+const SOLVER_GROWTH_PER_EMPTY: f64 = 2.5;
+
+/// The empties up to which a Reversi endgame is solved before the search: the largest count
+/// whose estimated solve time (nodes by empties, at the solver's speed on `threads` threads)
+/// fits the move's budget. Without a time limit, 20.
+fn reversi_solvable_empties(budget: Option<std::time::Duration>, threads: usize) -> u32 {
+    let Some(budget) = budget else { return 20 };
+    // Two threads measured about 1.6 times one; more keep scaling, less than linearly.
+    let speedup = (threads.max(1) as f64).powf(0.7);
+    let affordable_nodes = budget.as_secs_f64() * SOLVER_NODES_PER_SECOND * speedup;
+    let extra_empties = (affordable_nodes / SOLVER_NODES_AT_20_EMPTIES).ln() / SOLVER_GROWTH_PER_EMPTY.ln();
+    (20.0 + extra_empties).floor().clamp(12.0, 30.0) as u32
 }
 
 /// In play: solve the endgame exactly once the empties fit the budget, so a solvable endgame is
 /// never misplayed.
 fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<SolverVerdict<<Reversi as Game>::Move>> {
-    if position.empty_squares().count_ones() > reversi_solvable_empties(context.budget) {
+    if position.empty_squares().count_ones() > reversi_solvable_empties(context.budget, context.threads) {
         return None;
     }
     solve_endgame(position, &reversi_options(context))?.best_move.map(SolverVerdict::Play)
@@ -368,6 +379,24 @@ mod tests {
         let stats = run_line(&mut session, "ponder-stats").unwrap();
         let nodes = stats.lines().find_map(|line| line.strip_prefix("nodes ")).unwrap();
         (last, nodes.trim().parse().unwrap())
+    }
+
+    #[test]
+    fn reversi_solver_takes_over_from_more_empties_with_more_time_and_threads() {
+        use std::time::Duration;
+        let empties = |seconds: f64, threads| reversi_solvable_empties(Some(Duration::from_secs_f64(seconds)), threads);
+        // A 10-second move (4 s for the solver) solves from 20 empties, a 1-second move from 18.
+        assert_eq!(empties(4.0, 1), 20);
+        assert_eq!(empties(0.4, 1), 18);
+        let mut last = 0;
+        for seconds in [0.0, 0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1e4, 1e9] {
+            let now = empties(seconds, 1);
+            assert!((12..=30).contains(&now) && now >= last, "{seconds} s: {now}");
+            assert!(empties(seconds, 16) >= now);
+            last = now;
+        }
+        assert!(empties(100.0, 16) > empties(100.0, 1));
+        assert_eq!(reversi_solvable_empties(None, 1), 20);
     }
 
     #[test]

@@ -5,14 +5,19 @@
 //! from -64 to 64.
 //!
 //! The search is a fail-soft negamax alpha-beta over raw (player, opponent) bitboards:
-//! - the root and the principal variation use PVS (full window on the first move, null windows
+//! - from 18 empties (`GUESS_EMPTIES`) a short midgame search with the trained evaluation
+//!   ([`crate::search::reversi_alphabeta`]) guesses the root's score and best move; the root
+//!   then searches an aspiration window around the guess, re-searching on the side it fails;
+//! - the root and the principal variation use PVS (window on the first move, null windows
 //!   with a re-search on the others), which yields the exact score and a best move;
 //! - nodes with more than [`SHALLOW_EMPTIES`] empties use a null-window search with a shared
-//!   transposition table (Zobrist keys), stability cutoffs, and fastest-first move ordering
-//!   (opponent mobility with corners counted twice, then the table move, corners and parity);
+//!   transposition table (Zobrist keys), enhanced transposition cutoff, stability cutoffs, the
+//!   table move searched before the others are even scored, then fastest-first move ordering
+//!   (opponent mobility with corners counted twice, corners and parity) or, in big subtrees,
+//!   ordering by shallow searches;
 //! - nodes with few empties skip the table and sorting: empties are tried in quadrant-parity
-//!   order (odd quadrants first) and the last two empties have dedicated code that counts the
-//!   last flip directly;
+//!   order (odd quadrants first), stability cutoffs still apply, and the last two empties have
+//!   dedicated code that counts the last flip directly;
 //! - with two or more threads, null-window nodes with at least [`SPLIT_EMPTIES`] empties
 //!   split Young-Brothers-Wait style: the first move is searched alone, the others in parallel
 //!   (rayon), and a cutoff in one aborts its siblings; the root's later moves are searched in
@@ -27,7 +32,8 @@ use rayon::prelude::*;
 
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::games::{Color, Game, zobrist_keys};
-use crate::knowledge::reversi_eval::{self, Evaluator};
+use crate::knowledge::reversi_eval::{self, Evaluator, WEIGHT_UNIT};
+use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 
 /// Nodes with at most this many empties are searched without the transposition table and
 /// without sorting (Edax uses the same bound).
@@ -51,6 +57,21 @@ const DEEPER_SORT_SEARCH_EMPTIES: u32 = 19;
 /// Sorting-search leaves with at least this many empties are scored by the trained evaluation:
 /// it orders better than [`static_value`] but costs far more, which pays only in big subtrees.
 const EVALUATION_ORDER_EMPTIES: u32 = 17;
+
+/// From this many empties the root guesses its score by a midgame search and searches an
+/// aspiration window around the guess first.
+const GUESS_EMPTIES: u32 = 18;
+
+/// The guessing midgame search looks this many plies fewer ahead than the endgame, at most
+/// [`GUESS_MAX_DEPTH`], and stops after [`GUESS_MAX_NODES`] nodes at 24 empties, half as many
+/// for each empty fewer (the solve itself shrinks faster than that).
+const GUESS_DEPTH_REDUCTION: u32 = 14;
+const GUESS_MAX_DEPTH: u32 = 10;
+const GUESS_MAX_NODES: u64 = 400_000;
+
+/// The aspiration window reaches this far on either side of the guess: odd, so that the
+/// guess and the even scores next to it lie inside.
+const ASPIRATION_MARGIN: i32 = 3;
 
 /// Nodes with at least this many empties check the stop and abort flags.
 const ABORT_CHECK_EMPTIES: u32 = 10;
@@ -667,6 +688,18 @@ fn static_value(player: u64, opponent: u64) -> i32 {
     8 * mobility + 2 * potential + 16 * corners
 }
 
+/// Fills `list` with the moves in `moves` and their flips, unscored; returns the count.
+fn list_moves(player: u64, opponent: u64, mut moves: u64, list: &mut [ScoredMove; 40]) -> usize {
+    let mut count = 0;
+    while moves != 0 {
+        let square = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        list[count] = ScoredMove { order: 0, square: square as u8, flipped: flipped_discs(player, opponent, square) };
+        count += 1;
+    }
+    count
+}
+
 impl Worker<'_> {
     fn flush(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
@@ -686,26 +719,110 @@ impl Worker<'_> {
             let score = -self.pvs(opponent, player, -SCORE_INFINITY, SCORE_INFINITY, empties, stop);
             return (score, Some(ReversiMove::PASS));
         }
-        // 2. Order the moves as at any node, first by a table-free quick look.
+        // 2. Order the moves as at any node, first by a table-free quick look; in big
+        //    endgames a midgame search of the root guesses the score and puts its move first.
         let mut list = [ScoredMove::default(); 40];
-        let count = self.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
+        let guess = self.midgame_guess(player, opponent, empties);
+        let guessed_square = guess.map_or(NO_SQUARE, |(_, square)| square);
+        let count = self.order_moves(player, opponent, moves, guessed_square, empties, &mut list);
         list[..count].sort_by_key(|mv| -mv.order);
-        // 3. PVS over the root moves: the first with the full window, the others by null window
-        //    first, in parallel when allowed.
+        // 3. Aspiration around the guess.
+        let (score, square) =
+            self.aspiration_search(player, opponent, &mut list[..count], guess.map(|(score, _)| score), empties, stop);
+        (score, Some(ReversiMove::square(square as usize)))
+    }
+
+    /// The exact score and a best square of the root whose sorted moves are `list`. A window
+    /// around `guess` proves the exact score when it lies inside; otherwise the bound found
+    /// sets the window of a re-search on that side. Wrong moves are then refuted by narrow
+    /// windows, never solved with the full one. Garbage once `stop` is set.
+    fn aspiration_search(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &mut [ScoredMove],
+        guess: Option<i32>,
+        empties: u32,
+        stop: &Abort,
+    ) -> (i32, u8) {
+        let (mut alpha, mut beta) = match guess {
+            Some(score) => (score - ASPIRATION_MARGIN, score + ASPIRATION_MARGIN),
+            None => (-SCORE_INFINITY, SCORE_INFINITY),
+        };
+        loop {
+            let (score, square) = self.root_window(player, opponent, list, alpha, beta, empties, stop);
+            if stop.is_set() {
+                return (score, square);
+            }
+            if score <= alpha && alpha > -SCORE_INFINITY {
+                (alpha, beta) = (-SCORE_INFINITY, score + 1);
+            } else if score >= beta && beta < SCORE_INFINITY {
+                (alpha, beta) = (score - 1, SCORE_INFINITY);
+            } else {
+                return (score, square);
+            }
+            // The re-search starts with the move that set the bound.
+            if let Some(index) = list.iter().position(|mv| mv.square == square) {
+                list[..=index].rotate_right(1);
+            }
+        }
+    }
+
+    /// A guess of the root's score (even, in discs) and best square by a midgame search with
+    /// the trained evaluation; `None` for small endgames or without the evaluation.
+    fn midgame_guess(&mut self, player: u64, opponent: u64, empties: u32) -> Option<(i32, u8)> {
+        let evaluator = self.shared.evaluator?;
+        if empties < GUESS_EMPTIES {
+            return None;
+        }
+        let position = Reversi::from_bitboards(player, opponent, Color::Black)?;
+        let never = AtomicBool::new(false);
+        let limits = MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: Some(GUESS_MAX_NODES >> 24u32.saturating_sub(empties)),
+            max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
+            stop: &never,
+        };
+        let result = search_midgame(&position, evaluator, &limits)?;
+        self.nodes += result.nodes;
+        let square = result.best_move.index()? as u8;
+        // Scores are even: round to the nearest even number of discs.
+        let discs = result.score.clamp(-64 * WEIGHT_UNIT, 64 * WEIGHT_UNIT) as f64 / WEIGHT_UNIT as f64;
+        Some(((discs / 2.0).round() as i32 * 2, square))
+    }
+
+    /// PVS over the sorted root moves within (alpha, beta): the first with the window, the
+    /// others by null window first, in parallel when allowed. Fail-soft: the best score and
+    /// its square.
+    #[allow(clippy::too_many_arguments)]
+    fn root_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &[ScoredMove],
+        window_alpha: i32,
+        beta: i32,
+        empties: u32,
+        stop: &Abort,
+    ) -> (i32, u8) {
         let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
         let (child_player, child_opponent) = child(&list[0]);
-        let first = -self.pvs(child_player, child_opponent, -SCORE_INFINITY, SCORE_INFINITY, empties - 1, stop);
+        let first = -self.pvs(child_player, child_opponent, -beta, -window_alpha, empties - 1, stop);
+        if first >= beta {
+            return (first, list[0].square);
+        }
         let best = Mutex::new((first, list[0].square));
-        let alpha = AtomicI32::new(first);
+        let alpha = AtomicI32::new(first.max(window_alpha));
         let search_other = |worker: &mut Worker, mv: &ScoredMove| {
             let (child_player, child_opponent) = child(mv);
             let current = alpha.load(Ordering::Relaxed);
-            if current >= 64 || stop.is_set() {
+            if current >= beta.min(64) || stop.is_set() {
                 return;
             }
             let mut score = -worker.nws(child_player, child_opponent, -current - 1, empties - 1, stop);
-            if score > current && !stop.is_set() {
-                score = -worker.pvs(child_player, child_opponent, -SCORE_INFINITY, -current, empties - 1, stop);
+            if score > current && score < beta && !stop.is_set() {
+                score = -worker.pvs(child_player, child_opponent, -beta, -current, empties - 1, stop);
             }
             if stop.is_set() {
                 return;
@@ -717,18 +834,17 @@ impl Worker<'_> {
             }
         };
         if self.shared.parallel {
-            list[1..count].par_iter().for_each(|mv| {
+            list[1..].par_iter().for_each(|mv| {
                 let mut worker = Worker { shared: self.shared, nodes: 0 };
                 search_other(&mut worker, mv);
                 worker.flush();
             });
         } else {
-            for mv in &list[1..count] {
+            for mv in &list[1..] {
                 search_other(self, mv);
             }
         }
-        let (score, square) = best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        (score, Some(ReversiMove::square(square as usize)))
+        best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Depth-limited fail-soft alpha-beta over the trained evaluation or [`static_value`]
@@ -768,28 +884,36 @@ impl Worker<'_> {
         best
     }
 
-    /// Fills `list` with the moves in `moves` and their sort keys; returns the count.
+    /// Fills `list` with the moves in `moves` and their sort keys, the table move first;
+    /// returns the count.
     fn order_moves(
         &mut self,
         player: u64,
         opponent: u64,
-        mut moves: u64,
+        moves: u64,
         table_square: u8,
         empties: u32,
         list: &mut [ScoredMove; 40],
     ) -> usize {
+        let count = list_moves(player, opponent, moves, list);
+        self.score_moves(player, opponent, empties, &mut list[..count]);
+        for mv in &mut list[..count] {
+            if mv.square == table_square {
+                mv.order = 1 << 30;
+            }
+        }
+        count
+    }
+
+    /// Sets the sort key of every move of `list`, the best first when sorted by decreasing key.
+    fn score_moves(&mut self, player: u64, opponent: u64, empties: u32, list: &mut [ScoredMove]) {
         let parity = quadrant_parity(!(player | opponent));
-        let mut count = 0;
-        while moves != 0 {
-            let square = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
+        for mv in list {
+            let (square, flipped) = (mv.square as usize, mv.flipped);
             let bit = 1u64 << square;
-            let flipped = flipped_discs(player, opponent, square);
             let next_player = opponent & !flipped;
             let next_opponent = player | flipped | bit;
-            let order = if square as u8 == table_square {
-                1 << 30
-            } else if next_player == 0 {
+            mv.order = if next_player == 0 {
                 1 << 29
             } else if empties >= SORT_SEARCH_EMPTIES {
                 // Big subtrees: the opponent's outlook after a shallow look-ahead, the parity
@@ -817,10 +941,7 @@ impl Worker<'_> {
                 };
                 -(mobility << 15) + (corners << 11) - (potential << 5) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square]
             };
-            list[count] = ScoredMove { order, square: square as u8, flipped };
-            count += 1;
         }
-        count
     }
 
     /// Principal-variation search with window (alpha, beta): exact inside the window,
@@ -854,7 +975,13 @@ impl Worker<'_> {
             table_square = entry.best_square;
         }
         let original_alpha = alpha;
-        // 3. Sorted moves: full window on the first, null windows and re-searches after.
+        // 3. Sorted moves: full window on the first, null windows and re-searches after. In big
+        //    endgames without a table move the midgame search picks the first.
+        if table_square == NO_SQUARE
+            && let Some((_, square)) = self.midgame_guess(player, opponent, empties)
+        {
+            table_square = square;
+        }
         let mut list = [ScoredMove::default(); 40];
         let count = self.order_moves(player, opponent, moves, table_square, empties, &mut list);
         list[..count].sort_by_key(|mv| -mv.order);
@@ -972,15 +1099,16 @@ impl Worker<'_> {
             }
             table_square = entry.best_square;
         }
-        // 5. Moves, best first by a lazy selection sort (a cutoff often comes early).
+        // 5. The moves and their flips, not yet scored: scoring costs a look-ahead per move
+        //    from SORT_SEARCH_EMPTIES on, which the first two cutoffs below often spare.
         let mut list = [ScoredMove::default(); 40];
-        let count = self.order_moves(player, opponent, moves, table_square, empties, &mut list);
-        // 5b. Enhanced transposition cutoff: a child already known to score low enough for
-        //     the opponent proves the cutoff without searching.
+        let mut count = list_moves(player, opponent, moves, &mut list);
+        let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
+        // 6. Enhanced transposition cutoff: a child already known to score low enough for the
+        //    opponent proves the cutoff without searching.
         if empties >= ETC_EMPTIES {
             for mv in &list[..count] {
-                let child_player = opponent & !mv.flipped;
-                let child_opponent = player | mv.flipped | 1u64 << mv.square;
+                let (child_player, child_opponent) = child(mv);
                 if let Some(entry) = self.shared.table.probe(zobrist_key(child_player, child_opponent))
                     && -entry.upper > alpha
                 {
@@ -990,38 +1118,53 @@ impl Worker<'_> {
         }
         let mut best = -SCORE_INFINITY;
         let mut best_square = NO_SQUARE;
-        let mut searched = 0;
-        while searched < count {
-            let pick = (searched..count).max_by_key(|&i| list[i].order).unwrap_or(searched);
-            list.swap(searched, pick);
-            let mv = list[searched];
-            searched += 1;
-            // 6. Young Brothers Wait: once the eldest has not cut off, split the rest.
-            if searched > 1 && self.shared.parallel && empties >= SPLIT_EMPTIES && count - searched >= 1 {
-                list[searched - 1..count].sort_by_key(|mv| -mv.order);
-                let (score, square) = self.split(player, opponent, alpha, empties, &list[searched - 1..count], stop);
+        'search: {
+            // 7. The table's best move alone first: it cuts off most often.
+            if let Some(index) = list[..count].iter().position(|mv| mv.square == table_square) {
+                let mv = list[index];
+                count -= 1;
+                list.swap(index, count);
+                let (child_player, child_opponent) = child(&mv);
+                best = -self.nws(child_player, child_opponent, -alpha - 1, empties - 1, stop);
+                best_square = mv.square;
+                if best > alpha {
+                    break 'search;
+                }
+            }
+            // 8. The others, best first by a lazy selection sort (a cutoff often comes early).
+            self.score_moves(player, opponent, empties, &mut list[..count]);
+            let mut searched = 0;
+            while searched < count {
+                // Young Brothers Wait: once an eldest has not cut off, split the rest.
+                if best_square != NO_SQUARE
+                    && self.shared.parallel
+                    && empties >= SPLIT_EMPTIES
+                    && count - searched >= 2
+                {
+                    list[searched..count].sort_by_key(|mv| -mv.order);
+                    let (score, square) = self.split(player, opponent, alpha, empties, &list[searched..count], stop);
+                    if score > best {
+                        best = score;
+                        best_square = square;
+                    }
+                    break;
+                }
+                let pick = (searched..count).max_by_key(|&i| list[i].order).unwrap_or(searched);
+                list.swap(searched, pick);
+                let mv = list[searched];
+                searched += 1;
+                let (child_player, child_opponent) = child(&mv);
+                let score = -self.nws(child_player, child_opponent, -alpha - 1, empties - 1, stop);
                 if score > best {
                     best = score;
-                    best_square = square;
-                }
-                break;
-            }
-            let score = -self.nws(
-                opponent & !mv.flipped,
-                player | mv.flipped | 1u64 << mv.square,
-                -alpha - 1,
-                empties - 1,
-                stop,
-            );
-            if score > best {
-                best = score;
-                best_square = mv.square;
-                if score > alpha {
-                    break;
+                    best_square = mv.square;
+                    if score > alpha {
+                        break;
+                    }
                 }
             }
         }
-        // 7. An aborted subtree proves nothing: store only complete results.
+        // 9. An aborted subtree proves nothing: store only complete results.
         if empties >= ABORT_CHECK_EMPTIES && stop.is_set() {
             return alpha;
         }
@@ -1094,6 +1237,13 @@ impl Worker<'_> {
             _ => {}
         }
         self.nodes += 1;
+        // Stability cutoff, as in the deep search: the opponent's stable discs bound our score.
+        if alpha >= STABILITY_THRESHOLD[empties as usize] {
+            let upper = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
         let mut best = -SCORE_INFINITY;
         for parity_group in [parity, !parity] {
             for class in SQUARE_CLASSES {
@@ -1481,6 +1631,35 @@ mod tests {
             assert_eq!(Some(serial.score), best_by_children);
             assert_eq!(score_after(&position, serial.best_move.unwrap()), serial.score);
             assert_eq!(score_after(&position, parallel.best_move.unwrap()), serial.score);
+        }
+    }
+
+    #[test]
+    fn aspiration_from_any_guess_finds_the_exact_score() {
+        // Guesses far off on either side, and near: every fail-low and fail-high re-search path.
+        let mut rng = SmallRng::seed_from_u64(13);
+        let table = TranspositionTable::new(16);
+        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: false, evaluator: None };
+        let never = AtomicBool::new(false);
+        let stop = Abort { flag: &never, parent: None };
+        for round in 0..12 {
+            let position = random_position(&mut rng, 10 + round % 4);
+            let (player, opponent) = (position.player_discs(), position.opponent_discs());
+            let moves = legal_move_mask(player, opponent);
+            if moves == 0 {
+                continue;
+            }
+            let exact = solve(&position, 1).score;
+            for guess in [-64, -20, exact - 2, exact, exact + 2, 20, 64] {
+                let mut worker = Worker { shared: &shared, nodes: 0 };
+                let mut list = [ScoredMove::default(); 40];
+                let empties = position.empty_squares().count_ones();
+                let count = worker.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
+                let (score, square) =
+                    worker.aspiration_search(player, opponent, &mut list[..count], Some(guess), empties, &stop);
+                assert_eq!(score, exact, "guess {guess}: {}", position.board_text());
+                assert_eq!(score_after(&position, ReversiMove::square(square as usize)), exact);
+            }
         }
     }
 
