@@ -1136,10 +1136,7 @@ impl Worker<'_> {
             let mut searched = 0;
             while searched < count {
                 // Young Brothers Wait: once an eldest has not cut off, split the rest.
-                if best_square != NO_SQUARE
-                    && self.shared.parallel
-                    && empties >= SPLIT_EMPTIES
-                    && count - searched >= 2
+                if best_square != NO_SQUARE && self.shared.parallel && empties >= SPLIT_EMPTIES && count - searched >= 2
                 {
                     list[searched..count].sort_by_key(|mv| -mv.order);
                     let (score, square) = self.split(player, opponent, alpha, empties, &list[searched..count], stop);
