@@ -12,7 +12,7 @@ use crate::games::{
 };
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
-use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, ThreatHook, TreeStats};
+use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams, SearchResult, TreeStats};
 
 /// Called with the root moves while a search runs (live analysis).
 pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
@@ -67,7 +67,7 @@ pub struct SolverHooks<G: Game> {
     pub expansion_proof: Option<fn(&G) -> Option<Outcome>>,
     /// The threat search the MCTS runs inside its tree (Gomoku: VCF and VCT for both sides at
     /// the root and at nodes with `threat_visits` visits).
-    pub node_threats: Option<ThreatHook<G>>,
+    pub node_threats: Option<NodeSearch<G>>,
 }
 
 /// The `losing_moves` hook: moves of the side to move that lose at once.

@@ -12,12 +12,12 @@ use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
-use crate::search::{RootProof, SearchParams};
+use crate::search::{NodeSearch, RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
 use crate::solvers::gomoku_tactics::{self, TacticsLimits};
 use crate::solvers::hex_solver::{self, SolveValue};
-use crate::solvers::hex_vc;
 use crate::solvers::reversi_endgame::{self, solve_endgame};
+use crate::solvers::{hex_tree_knowledge, hex_vc};
 
 /// One game of the registry: its `set_game` name, accepted aliases, and a constructor.
 pub struct GameEntry {
@@ -43,7 +43,7 @@ pub const GAMES: &[GameEntry] = &[
                 vc_view: None,
                 losing_moves: None,
                 expansion_proof: None,
-                node_threats: Some(gomoku_tactics::node_threats),
+                node_threats: Some(NodeSearch::threats(gomoku_tactics::node_threats)),
             }))
         },
     },
@@ -80,7 +80,7 @@ pub const GAMES: &[GameEntry] = &[
                         vc_view: Some(super::hex_vc_views::vc_view),
                         losing_moves: Some(hex_moves_outside_must_play),
                         expansion_proof: Some(hex_vc::expansion_proof),
-                        node_threats: None,
+                        node_threats: Some(NodeSearch::knowledge(hex_tree_knowledge::node_knowledge)),
                     })
                     .resigning_proven_losses(),
             )

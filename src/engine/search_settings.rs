@@ -119,6 +119,7 @@ impl SearchSettings {
             Param::int("threat_visits", self.params.threat_visits),
             Param::int("threat_nodes", self.params.threat_nodes),
             Param::int("threat_nodes_per_playout", self.params.threat_nodes_per_playout),
+            Param::int("knowledge_visits", self.params.knowledge_visits),
         ]
     }
 
@@ -159,6 +160,9 @@ impl SearchSettings {
             }
             "threat_nodes" => self.params.threat_nodes = parse_u64(value)?,
             "threat_nodes_per_playout" => self.params.threat_nodes_per_playout = parse_u64(value)?,
+            "knowledge_visits" => {
+                self.params.knowledge_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
+            }
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()

@@ -93,6 +93,11 @@ pub struct SearchParams {
     /// threshold while the budget is spent is searched later, when it passes again with
     /// budget left.
     pub threat_nodes_per_playout: u64,
+    /// Visits at which a tree node gets the game's node knowledge (Hex: inferior cells, the
+    /// must-play region and virtual-connection proofs, MoHex's knowledge threshold); 0 turns
+    /// it off. Only with `solver`; its work shares the threat budget (`threat_nodes`,
+    /// `threat_nodes_per_playout`).
+    pub knowledge_visits: u32,
 }
 
 impl SearchParams {
@@ -123,12 +128,16 @@ impl Default for SearchParams {
             threat_visits: DEFAULT_THREAT_VISITS,
             threat_nodes: DEFAULT_THREAT_NODES,
             threat_nodes_per_playout: DEFAULT_THREAT_NODES_PER_PLAYOUT,
+            knowledge_visits: DEFAULT_KNOWLEDGE_VISITS,
         }
     }
 }
 
 /// The default of [`SearchParams::threat_visits`].
 pub const DEFAULT_THREAT_VISITS: u32 = 64;
+
+/// The default of [`SearchParams::knowledge_visits`] (MoHex's default threshold).
+pub const DEFAULT_KNOWLEDGE_VISITS: u32 = 256;
 
 /// The default of [`SearchParams::threat_nodes`].
 pub const DEFAULT_THREAT_NODES: u64 = 4_000;
@@ -166,6 +175,36 @@ impl<M> Default for NodeThreats<M> {
 /// and a node budget in, what it proved out. Must be deterministic for a given position and
 /// budget (the search stays reproducible) and sound in what it proves.
 pub type ThreatHook<G> = fn(&G, u64) -> NodeThreats<<G as Game>::Move>;
+
+/// A game's search at busy tree nodes (see [`ThreatHook`]) with the parameter that says at
+/// how many visits a node gets it: Gomoku's threat search at `threat_visits`, Hex's knowledge
+/// at `knowledge_visits`.
+pub struct NodeSearch<G: Game> {
+    pub search: ThreatHook<G>,
+    /// The visit threshold (0: off) read from the search's parameters.
+    pub visits: fn(&SearchParams) -> u32,
+}
+
+// Derived `Clone` would ask `G: Clone`; the fields are function pointers.
+impl<G: Game> Clone for NodeSearch<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for NodeSearch<G> {}
+
+impl<G: Game> NodeSearch<G> {
+    /// A threat search run at [`SearchParams::threat_visits`].
+    pub fn threats(search: ThreatHook<G>) -> NodeSearch<G> {
+        NodeSearch { search, visits: |params| params.threat_visits }
+    }
+
+    /// Node knowledge computed at [`SearchParams::knowledge_visits`].
+    pub fn knowledge(search: ThreatHook<G>) -> NodeSearch<G> {
+        NodeSearch { search, visits: |params| params.knowledge_visits }
+    }
+}
 
 /// When a search stops: whichever limit comes first. Visits count the playouts of this search
 /// (reused visits excluded).
@@ -275,8 +314,8 @@ pub struct Search<G: Game> {
     /// Proofs from knowledge above the rules (Hex: virtual connections from the solvers'
     /// H-search), asked with [`Game::proven_outcome`] when a node is first visited.
     expansion_proof: Option<fn(&G) -> Option<Outcome>>,
-    /// The game's threat search at nodes with [`SearchParams::threat_visits`] visits.
-    threat_hook: Option<ThreatHook<G>>,
+    /// The game's threat search or knowledge at nodes with enough visits.
+    threat_hook: Option<NodeSearch<G>>,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
     /// (see [`SearchParams::threat_nodes_per_playout`]).
     threat_nodes_spent: AtomicU64,
@@ -386,10 +425,10 @@ impl<G: Game> Search<G> {
         }
     }
 
-    /// The game's threat search, run once at the root and at every node that reaches
-    /// [`SearchParams::threat_visits`] visits (with `solver` on); `None` turns it off. Nodes
+    /// The game's threat search or node knowledge, run once at the root and at every node
+    /// that reaches the hook's visit threshold (with `solver` on); `None` turns it off. Nodes
     /// already searched keep what it found.
-    pub fn set_threat_hook(&mut self, hook: Option<ThreatHook<G>>) {
+    pub fn set_threat_hook(&mut self, hook: Option<NodeSearch<G>>) {
         self.threat_hook = hook;
     }
 
@@ -800,14 +839,15 @@ impl<G: Game> Search<G> {
             //    coming back to.
             if let Some(hook) = self.threat_hook
                 && self.params.solver
-                && self.params.threat_visits > 0
-                && (node_index == self.root || visits >= self.params.threat_visits)
+                && let threshold = (hook.visits)(&self.params)
+                && threshold > 0
+                && (node_index == self.root || visits >= threshold)
                 && !node.threat_search_claimed()
                 && self.threat_budget_left()
                 && self.threat_deadline.is_none_or(|deadline| Instant::now() < deadline)
                 && node.claim_threat_search()
             {
-                self.search_threats(hook, node_index, &position);
+                self.search_threats(hook.search, node_index, &position);
             }
             let children_held_back = self.shared && depth + 1 < HELD_BACK_DEPTH;
             let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };

@@ -389,7 +389,7 @@ mod tests {
             ..SearchParams::default()
         };
         let mut search = Search::new(params);
-        search.set_threat_hook(Some(node_threats));
+        search.set_threat_hook(Some(crate::search::NodeSearch::threats(node_threats)));
         let limits = Limits { max_visits: Some(visits), ..Limits::default() };
         let result = search.run(position, limits, &AtomicBool::new(false), 7, None);
         (result, search.stats())

@@ -290,6 +290,11 @@ pub struct VcEngine {
     /// Set when a stop condition is met.
     stop_found: bool,
     or_scratch: Vec<u128>,
+    /// Work done since the engine was made (AND-rule partners tried, semis compared): a
+    /// count that tracks the time spent without reading a clock.
+    work: u64,
+    /// A search stops once `work` passes this (see [`VcEngine::set_work_limit`]).
+    work_limit: u64,
 }
 
 impl VcEngine {
@@ -314,7 +319,21 @@ impl VcEngine {
             stop_at_edge_semi: false,
             stop_found: false,
             or_scratch: Vec::new(),
+            work: 0,
+            work_limit: u64::MAX,
         }
+    }
+
+    /// Stops every later search once the engine's total work passes `limit`. What a search
+    /// cut short found still holds: its connections are real, and the intersection of fewer
+    /// semis is a larger must-play region, so it only knows less.
+    pub fn set_work_limit(&mut self, limit: u64) {
+        self.work_limit = limit;
+    }
+
+    /// The work done since the engine was made (see [`VcEngine::set_work_limit`]).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The board shape.
@@ -455,7 +474,7 @@ impl VcEngine {
     fn run(&mut self, color: Color, own: u128, empty: u128) {
         self.reset(color, own, empty);
         let mut next = 0;
-        while next < self.queue.len() && !self.stop_found {
+        while next < self.queue.len() && !self.stop_found && self.work <= self.work_limit {
             let (x, y, carrier) = self.queue[next];
             next += 1;
             self.and_rule(x, y, carrier);
@@ -473,6 +492,7 @@ impl VcEngine {
         let end_bit = self.nodes[end as usize].cell_bit;
         let middle_bit = self.nodes[middle as usize].cell_bit;
         let partner_count = self.full_partners[middle as usize].len();
+        self.work += partner_count as u64 + 1;
         for partner_index in 0..partner_count {
             let (other, slot) = self.full_partners[middle as usize][partner_index];
             if other == end {
@@ -552,6 +572,7 @@ impl VcEngine {
         let slot = self.pair_mut(a, b);
         let pair = &mut self.pairs[slot];
         let count = pair.semi_count as usize;
+        self.work += count as u64 + 1;
         if pair.fulls[..pair.full_count as usize].iter().any(|&full| full & !carrier == 0)
             || pair.semis[..count].iter().any(|&known| known & !carrier == 0)
         {
@@ -562,6 +583,7 @@ impl VcEngine {
         //    enumeration small.
         self.or_scratch.clear();
         or_combinations(&pair.semis[..count], 0, carrier, carrier, 1, limits.semis_per_or, &mut self.or_scratch);
+        self.work += self.or_scratch.len() as u64;
         // 2. Store the semi, dropping the known ones it improves on.
         let pair = &mut self.pairs[slot];
         let mut kept = 0;

@@ -7,5 +7,6 @@ pub mod gomoku_vcf;
 pub mod hex_ice;
 pub mod hex_resistance;
 pub mod hex_solver;
+pub mod hex_tree_knowledge;
 pub mod hex_vc;
 pub mod reversi_endgame;

@@ -1,0 +1,264 @@
+//! Hex knowledge for the nodes of the search tree (MoHex's "knowledge at a visit threshold"):
+//! when a node has been visited often enough, the search asks once what inferior-cell analysis
+//! and H-search say about its position, and keeps the answer on the node.
+//!
+//! * **Inferior cells** (dead cells and captured pairs, [`super::hex_ice`]) are never better
+//!   than the best other move, so the node searches the other cells first (they are its
+//!   "defences"); the inferior ones compete only once all the others are proven lost.
+//! * **Virtual connections** on the filled-in position: a full or semi connection of the side
+//!   to move between its edges wins (the semi's key, or a carrier cell of the full); a full one
+//!   of the opponent's loses every move; otherwise every cell outside the intersection of the
+//!   opponent's semi carriers (its must-play region) loses, since the opponent answers with
+//!   the key of a semi the move left intact.
+//!
+//! Filling in keeps the value of the position, and of every position after a move on a cell it
+//! left empty (dead and captured cells stay so when stones are added), so what H-search proves
+//! on the filled board holds for the real one. A move onto a filled cell is no better than a
+//! pass there, so it loses whenever the must-play region says a pass would.
+//!
+//! The H-search costs far more than a playout on 11x11 (2-5 ms on positions of real games
+//! against 15-30 us), so it stops when it has used the node's budget; what it found by then
+//! still holds. The budget and the reported cost count H-search work (about microseconds, see
+//! [`WORK_PER_BUDGET_UNIT`]), never a clock, so a search with a seed and a visit limit stays
+//! reproducible.
+
+use crate::games::hex::{Cell, Hex, HexMove};
+use crate::games::{Color, Game};
+use crate::search::NodeThreats;
+use crate::solvers::hex_ice::InferiorCells;
+use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits, iterate};
+
+/// H-search work units ([`VcEngine::work`]) per unit of the search's budget: about 25 make a
+/// microsecond here, so the budget counts microseconds, comparable with Gomoku's threat nodes
+/// (some 5 us each) and with the playouts that earn it.
+const WORK_PER_BUDGET_UNIT: u64 = 25;
+
+/// Inferior-cell analysis in budget units (it took 100-170 us on 11x11 game positions).
+const FILL_IN_COST: u64 = 120;
+
+/// What the node of `position` may know, within `budget` microseconds of estimated work (see
+/// the module docs). Nothing on boards of more than 128 cells, in finished games, or where the
+/// swap rule may still turn a stone over (the first two moves with `allow_swap`): a winning
+/// first move would only be swapped.
+pub fn node_knowledge(position: &Hex, budget: u64) -> NodeThreats<HexMove> {
+    let mut knowledge = NodeThreats::default();
+    if position.outcome().is_some() || position.allow_swap() && position.stone_count() <= 1 {
+        return knowledge;
+    }
+    let Some(geometry) = BoardGeometry::of(position) else { return knowledge };
+    let mut stones = geometry.stones_of(position);
+    let empty = geometry.all() & !(stones[0] | stones[1]);
+    let fill = InferiorCells::new(&geometry).fill_in(&mut stones, empty);
+    knowledge.nodes += FILL_IN_COST;
+    let inferior = fill.dead | fill.captured[0] | fill.captured[1];
+    let open = empty & !inferior;
+    let me = position.to_move();
+    if let Some(winner) = filled_winner(&geometry, &stones) {
+        // Fill-in alone joined a player's edges.
+        if winner != me {
+            knowledge.losing_moves = cells(empty);
+        } else if open != 0 {
+            knowledge.winning_move = Some(HexMove::Cell(Cell(open.trailing_zeros() as u16)));
+        }
+        return knowledge;
+    }
+    if budget > knowledge.nodes {
+        let mut engine = VcEngine::new(geometry, VcLimits::default());
+        engine.set_work_limit((budget - knowledge.nodes).saturating_mul(WORK_PER_BUDGET_UNIT));
+        let verdict = connection_verdict(&mut engine, me, &stones, open);
+        knowledge.nodes += engine.work().div_ceil(WORK_PER_BUDGET_UNIT);
+        match verdict {
+            Verdict::Win(cell) => {
+                knowledge.winning_move = Some(HexMove::Cell(Cell(cell as u16)));
+                return knowledge;
+            }
+            Verdict::MustPlay(region) => {
+                knowledge.losing_moves = cells(empty & !region);
+                let defences = open & region;
+                if defences != 0 {
+                    knowledge.defences = Some(cells(defences));
+                }
+                return knowledge;
+            }
+            Verdict::Open => {}
+        }
+    }
+    if inferior != 0 && open != 0 {
+        knowledge.defences = Some(cells(open));
+    }
+    knowledge
+}
+
+/// What H-search says on the filled-in board for the side to move.
+enum Verdict {
+    /// The side to move wins by playing this cell.
+    Win(usize),
+    /// Every move outside this region loses (the region may be empty: every move loses).
+    MustPlay(u128),
+    /// Nothing proven.
+    Open,
+}
+
+fn connection_verdict(engine: &mut VcEngine, me: Color, stones: &[u128; 2], open: u128) -> Verdict {
+    let mine = engine.edge_connections(me, stones[me.index()], open, true);
+    if let Some(carrier) = mine.full {
+        // Joined through filled cells already, or by a full connection: any open cell keeps it.
+        let cells = if carrier != 0 { carrier } else { open };
+        if cells != 0 {
+            return Verdict::Win(cells.trailing_zeros() as usize);
+        }
+        return Verdict::Open;
+    }
+    if let Some((_, key)) = mine.semi {
+        return Verdict::Win(key);
+    }
+    let opponent = me.opponent();
+    let theirs = engine.edge_connections(opponent, stones[opponent.index()], open, false);
+    if theirs.full.is_some() {
+        return Verdict::MustPlay(0);
+    }
+    match theirs.semi_intersection {
+        Some(region) => Verdict::MustPlay(region),
+        None => Verdict::Open,
+    }
+}
+
+/// The player whose edges fill-in joined outright, if any (H-search must not be asked then).
+fn filled_winner(geometry: &BoardGeometry, stones: &[u128; 2]) -> Option<Color> {
+    [Color::Black, Color::White].into_iter().find(|&color| geometry.connected(color, stones[color.index()]))
+}
+
+fn cells(set: u128) -> Vec<HexMove> {
+    iterate(set).map(|cell| HexMove::Cell(Cell(cell as u16))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameConfig;
+    use crate::games::hex::HexConfig;
+    use crate::games::testing::{hex_position, minimax_value, random_running_position};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use rustc_hash::FxHashMap;
+
+    /// Whether the side to move wins after `mv` (exhaustive search).
+    fn wins_after(position: &Hex, mv: HexMove, memo: &mut FxHashMap<u64, i32>) -> bool {
+        let mut child = position.clone();
+        child.play(mv).unwrap();
+        match child.outcome() {
+            Some(crate::games::Outcome::Win(winner)) => winner == position.to_move(),
+            _ => minimax_value(&child, memo) < 0,
+        }
+    }
+
+    /// Everything the knowledge claims holds by exhaustive search on random small boards,
+    /// with an unlimited budget and with budgets that cut the H-search short: a winning move
+    /// wins, every losing move loses, and when the node is restricted to a set of moves, a
+    /// won position has a winning move in it.
+    #[test]
+    fn node_knowledge_is_sound_against_minimax() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let (mut wins, mut losses, mut restricted) = (0, 0, 0);
+        for (width, height) in [(3, 4), (4, 3), (4, 4)] {
+            let mut memo = FxHashMap::default();
+            let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
+            for _ in 0..200 {
+                let stones = rng.random_range(2..width * height - 2);
+                let position = random_running_position(&start, &mut rng, stones);
+                if position.outcome().is_some() {
+                    continue;
+                }
+                let won = minimax_value(&position, &mut memo) > 0;
+                for budget in [u64::MAX, 200, 130] {
+                    let knowledge = node_knowledge(&position, budget);
+                    if let Some(mv) = knowledge.winning_move {
+                        assert!(wins_after(&position, mv, &mut memo), "{position:?}: {mv:?} does not win");
+                        wins += 1;
+                    }
+                    for &mv in &knowledge.losing_moves {
+                        assert!(!wins_after(&position, mv, &mut memo), "{position:?}: {mv:?} does not lose");
+                        losses += 1;
+                    }
+                    if let Some(defences) = &knowledge.defences {
+                        assert!(!defences.is_empty());
+                        if won {
+                            assert!(
+                                defences.iter().any(|&mv| wins_after(&position, mv, &mut memo)),
+                                "{position:?}: no winning move among {defences:?}"
+                            );
+                        }
+                        restricted += 1;
+                    }
+                }
+            }
+        }
+        assert!(wins > 50 && losses > 50 && restricted > 50, "too few claims: {wins} {losses} {restricted}");
+    }
+
+    /// The budget bounds the work (up to one AND step past the limit) and the answer is the
+    /// same every time for the same position and budget.
+    #[test]
+    fn node_knowledge_keeps_to_its_budget_and_repeats_itself() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let start = Hex::new(&HexConfig::with_size(11, 11).unwrap());
+        for stones in [10, 20, 30, 40] {
+            let position = random_running_position(&start, &mut rng, stones);
+            let unlimited = node_knowledge(&position, u64::MAX);
+            for budget in [150, 400, 2_000] {
+                let knowledge = node_knowledge(&position, budget);
+                assert!(knowledge.nodes <= budget + 50, "{} units for a budget of {budget}", knowledge.nodes);
+                assert_eq!(knowledge, node_knowledge(&position, budget));
+            }
+            assert!(unlimited.nodes > 150, "an 11x11 H-search is real work: {}", unlimited.nodes);
+        }
+    }
+
+    /// On 3x3, b2 is the key for both sides: Black's b1 and b3 meet only there, and White's
+    /// c1 reaches the left edge from b2 by a2 or a3. Whoever moves wins with it.
+    #[test]
+    fn the_key_of_a_semi_connection_between_the_edges_wins() {
+        for to_move in [Color::White, Color::Black] {
+            let mut position = hex_position(3, 3, &["b1", "b3"], &["c1"]);
+            position.give_turn_to(to_move).unwrap();
+            let knowledge = node_knowledge(&position, u64::MAX);
+            assert_eq!(knowledge.winning_move.map(|mv| position.format_move(mv)), Some("b2".to_string()));
+        }
+    }
+
+    /// With the swap rule, the first player's winning centre is no win (it is swapped), and
+    /// the second player's first move may be the swap: no knowledge before two stones.
+    #[test]
+    fn no_knowledge_while_the_swap_may_still_come() {
+        let mut config = HexConfig::with_size(3, 3).unwrap();
+        assert!(node_knowledge(&Hex::new(&config), u64::MAX).winning_move.is_some(), "b2 wins without the swap");
+        config.set_param("allow_swap", "1").unwrap();
+        let mut position = Hex::new(&config);
+        assert_eq!(node_knowledge(&position, u64::MAX), NodeThreats::default());
+        position.play(position.parse_move("b2").unwrap()).unwrap();
+        assert_eq!(node_knowledge(&position, u64::MAX), NodeThreats::default());
+    }
+
+    /// An 11x11 position from a self-play game (8 moves, Black to move): H-search finds
+    /// nothing at the root, but with knowledge at the tree's nodes the search proves that b10
+    /// wins (the replies' must-play regions and the wins below them); without it the search
+    /// proves nothing in the same playouts.
+    #[test]
+    fn knowledge_in_the_tree_proves_a_win_the_root_alone_does_not() {
+        use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams};
+        use std::sync::atomic::AtomicBool;
+        let position = hex_position(11, 11, &["j2", "d6", "c6", "c8"], &["e7", "b8", "b7", "d9"]);
+        assert_eq!(node_knowledge(&position, u64::MAX).winning_move, None);
+        let search_with = |knowledge_visits| {
+            let params = SearchParams { knowledge_visits, max_memory_mb: 64, ..SearchParams::default() };
+            let mut search = Search::new(params);
+            search.set_threat_hook(Some(NodeSearch::knowledge(node_knowledge)));
+            let limits = Limits { max_visits: Some(5_000), ..Limits::default() };
+            search.run(&position, limits, &AtomicBool::new(false), 7, None)
+        };
+        let with_knowledge = search_with(16);
+        assert_eq!(with_knowledge.root_proof, RootProof::Win);
+        assert_eq!(with_knowledge.best_move.map(|mv| position.format_move(mv)), Some("b10".to_string()));
+        assert_eq!(search_with(0).root_proof, RootProof::Unknown);
+    }
+}
