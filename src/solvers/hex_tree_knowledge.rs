@@ -22,6 +22,8 @@
 //! [`WORK_PER_BUDGET_UNIT`]), never a clock, so a search with a seed and a visit limit stays
 //! reproducible.
 
+use std::cell::RefCell;
+
 use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game};
 use crate::search::NodeThreats;
@@ -41,19 +43,60 @@ const FILL_IN_COST: u64 = 120;
 /// swap rule may still turn a stone over (the first two moves with `allow_swap`): a winning
 /// first move would only be swapped.
 pub fn node_knowledge(position: &Hex, budget: u64) -> NodeThreats<HexMove> {
-    let mut knowledge = NodeThreats::default();
     if position.outcome().is_some() || position.allow_swap() && position.stone_count() <= 1 {
-        return knowledge;
+        return NodeThreats::default();
     }
-    let Some(geometry) = BoardGeometry::of(position) else { return knowledge };
+    TOOLS.with(|tools| {
+        let mut tools = tools.borrow_mut();
+        let size = (position.width(), position.height());
+        if tools.as_ref().is_none_or(|tools| tools.size != size) {
+            *tools = Tools::new(size);
+        }
+        match tools.as_mut() {
+            Some(tools) => knowledge_with(tools, position, budget),
+            None => NodeThreats::default(),
+        }
+    })
+}
+
+/// The analysis tools of one board size, kept per thread: building them (neighbour rings,
+/// the H-search's tables) costs as much as a playout or more, every node of a search shares the
+/// board size, and the search's worker threads each keep their own.
+struct Tools {
+    size: (usize, usize),
+    geometry: BoardGeometry,
+    inferior_cells: InferiorCells,
+    engine: VcEngine,
+}
+
+impl Tools {
+    /// `None` on boards too large for the H-search.
+    fn new((width, height): (usize, usize)) -> Option<Tools> {
+        let geometry = BoardGeometry::new(width, height)?;
+        Some(Tools {
+            size: (width, height),
+            inferior_cells: InferiorCells::new(&geometry),
+            engine: VcEngine::new(geometry.clone(), VcLimits::default()),
+            geometry,
+        })
+    }
+}
+
+thread_local! {
+    static TOOLS: RefCell<Option<Tools>> = const { RefCell::new(None) };
+}
+
+fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats<HexMove> {
+    let mut knowledge = NodeThreats::default();
+    let geometry = &tools.geometry;
     let mut stones = geometry.stones_of(position);
     let empty = geometry.all() & !(stones[0] | stones[1]);
-    let fill = InferiorCells::new(&geometry).fill_in(&mut stones, empty);
+    let fill = tools.inferior_cells.fill_in(&mut stones, empty);
     knowledge.nodes += FILL_IN_COST;
     let inferior = fill.dead | fill.captured[0] | fill.captured[1];
     let open = empty & !inferior;
     let me = position.to_move();
-    if let Some(winner) = filled_winner(&geometry, &stones) {
+    if let Some(winner) = filled_winner(geometry, &stones) {
         // Fill-in alone joined a player's edges.
         if winner != me {
             knowledge.losing_moves = cells(empty);
@@ -63,10 +106,15 @@ pub fn node_knowledge(position: &Hex, budget: u64) -> NodeThreats<HexMove> {
         return knowledge;
     }
     if budget > knowledge.nodes {
-        let mut engine = VcEngine::new(geometry, VcLimits::default());
-        engine.set_work_limit((budget - knowledge.nodes).saturating_mul(WORK_PER_BUDGET_UNIT));
-        let verdict = connection_verdict(&mut engine, me, &stones, open);
-        knowledge.nodes += engine.work().div_ceil(WORK_PER_BUDGET_UNIT);
+        // The engine's work counter runs on across calls: this call's limit and cost are
+        // counted from where it stands.
+        let engine = &mut tools.engine;
+        let work_before = engine.work();
+        engine.set_work_limit(
+            work_before.saturating_add((budget - knowledge.nodes).saturating_mul(WORK_PER_BUDGET_UNIT)),
+        );
+        let verdict = connection_verdict(engine, me, &stones, open);
+        knowledge.nodes += (engine.work() - work_before).div_ceil(WORK_PER_BUDGET_UNIT);
         match verdict {
             Verdict::Win(cell) => {
                 knowledge.winning_move = Some(HexMove::Cell(Cell(cell as u16)));
