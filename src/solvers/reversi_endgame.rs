@@ -1165,8 +1165,11 @@ impl Worker<'_> {
                     break 'search;
                 }
             }
-            // 8. The others, best first by a lazy selection sort (a cutoff often comes early).
-            self.score_moves(player, opponent, empties, &mut list[..count]);
+            // 8. The others, best first by a lazy selection sort (a cutoff often comes early);
+            //    a single move left needs no score.
+            if count > 1 {
+                self.score_moves(player, opponent, empties, &mut list[..count]);
+            }
             let mut searched = 0;
             while searched < count {
                 // Young Brothers Wait: once an eldest has not cut off, split the rest.
