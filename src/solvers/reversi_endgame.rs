@@ -208,6 +208,44 @@ const fn build_diagonals(slope: i32) -> [u64; 15] {
     table
 }
 
+/// `LEAVES_*[direction][k]`: the squares from which `2^k` steps along the diagonal leave the
+/// board, towards higher bits (direction 0) and towards lower ones (direction 1). The a1-h8
+/// diagonal steps by 9 bits, the h1-a8 one by 7.
+const LEAVES_A1_H8: [[u64; 3]; 2] = [build_leaves(1, 1), build_leaves(-1, -1)];
+const LEAVES_H1_A8: [[u64; 3]; 2] = [build_leaves(-1, 1), build_leaves(1, -1)];
+
+const fn build_leaves(dx: i32, dy: i32) -> [u64; 3] {
+    let mut table = [0u64; 3];
+    let mut k = 0;
+    while k < 3 {
+        let distance = 1 << k;
+        let mut square = 0;
+        while square < 64 {
+            let (x, y) = (square % 8 + dx * distance, square / 8 + dy * distance);
+            if x < 0 || x >= 8 || y < 0 || y >= 8 {
+                table[k] |= 1u64 << square;
+            }
+            square += 1;
+        }
+        k += 1;
+    }
+    table
+}
+
+/// The squares of `filled` whose whole diagonal (stepping by `shift` bits) is filled: each
+/// side of the square is checked by doubling the known-full run, 1, 2, then 4 squares at a
+/// time, a step that leaves the board counting as full.
+fn full_diagonals(filled: u64, shift: u32, leaves: &[[u64; 3]; 2]) -> u64 {
+    let [up, down] = leaves;
+    let mut towards_higher = filled;
+    let mut towards_lower = filled;
+    for k in 0..3 {
+        towards_higher &= towards_higher >> (shift << k) | up[k];
+        towards_lower &= towards_lower << (shift << k) | down[k];
+    }
+    towards_higher & towards_lower
+}
+
 /// Zobrist keys per (colour, square), folded into one table per byte of a bitboard so a key
 /// costs 16 look-ups: `ZOBRIST_BYTES[8 * side + byte][value]` is the XOR of the keys of the
 /// squares set in `value`.
@@ -355,12 +393,8 @@ fn stable_discs(player: u64, opponent: u64) -> u64 {
     let mut full_column = filled & filled.rotate_right(8);
     full_column &= full_column.rotate_right(16);
     full_column &= full_column.rotate_right(32);
-    let mut full_a1_h8 = 0;
-    let mut full_h1_a8 = 0;
-    for (&down, &up) in DIAGONALS_A1_H8.iter().zip(&DIAGONALS_H1_A8) {
-        full_a1_h8 |= down & 0u64.wrapping_sub(u64::from(filled & down == down));
-        full_h1_a8 |= up & 0u64.wrapping_sub(u64::from(filled & up == up));
-    }
+    let full_a1_h8 = full_diagonals(filled, 9, &LEAVES_A1_H8);
+    let full_h1_a8 = full_diagonals(filled, 7, &LEAVES_H1_A8);
 
     // Interior squares only: their neighbours all lie on the board, so plain shifts are exact.
     let interior = player & 0x007e_7e7e_7e7e_7e00;
@@ -1131,8 +1165,11 @@ impl Worker<'_> {
                     break 'search;
                 }
             }
-            // 8. The others, best first by a lazy selection sort (a cutoff often comes early).
-            self.score_moves(player, opponent, empties, &mut list[..count]);
+            // 8. The others, best first by a lazy selection sort (a cutoff often comes early);
+            //    a single move left needs no score.
+            if count > 1 {
+                self.score_moves(player, opponent, empties, &mut list[..count]);
+            }
             let mut searched = 0;
             while searched < count {
                 // Young Brothers Wait: once an eldest has not cut off, split the rest.
@@ -1691,6 +1728,20 @@ mod tests {
         let problem = parse_ffo_line(FFO_1_19.lines().find(|l| !l.starts_with('#')).unwrap()).unwrap();
         let options = SolveOptions { threads: 1, table_bits: 16, stop: Some(&stop) };
         assert_eq!(solve_endgame(&problem.position, &options), None);
+    }
+
+    #[test]
+    fn full_diagonals_by_shifts_agree_with_the_diagonal_masks() {
+        let mut rng = SmallRng::seed_from_u64(34);
+        for _ in 0..20_000 {
+            // Dense boards (7 squares in 8 filled), so that full diagonals are common.
+            let filled = rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>();
+            let by_masks = |diagonals: &[u64; 15]| {
+                diagonals.iter().filter(|&&line| filled & line == line).fold(0, |full, &line| full | line)
+            };
+            assert_eq!(full_diagonals(filled, 9, &LEAVES_A1_H8), by_masks(&DIAGONALS_A1_H8), "{filled:#x}");
+            assert_eq!(full_diagonals(filled, 7, &LEAVES_H1_A8), by_masks(&DIAGONALS_H1_A8), "{filled:#x}");
+        }
     }
 
     #[test]
