@@ -88,6 +88,8 @@ fn reversi_midgames() -> Result<Vec<BenchLine>, String> {
         max_nodes: None,
         max_depth: REVERSI_MIDGAME_DEPTH,
         stop: &never,
+        // As in play.
+        probcut: crate::search::reversi_probcut::embedded().ok(),
     };
     let mut lines = Vec::new();
     for moves in REVERSI_MIDGAMES {

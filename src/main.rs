@@ -186,6 +186,25 @@ enum Tool {
         #[arg(long, default_value_t = 0)]
         stage_window: usize,
     },
+    /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
+    /// with the embedded evaluation and fits how each shallow search predicts the deep one.
+    ProbcutFit {
+        /// The game (reversi).
+        #[arg(long)]
+        game: String,
+        /// The directory of shards (`ponder selfplay --out`).
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// The table file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// About this many positions are searched.
+        #[arg(long, default_value_t = 3000)]
+        positions: usize,
+        /// The deepest search fitted.
+        #[arg(long, default_value_t = 8)]
+        max_depth: u32,
+    },
     /// Prints the evaluation's mean absolute disc error per stage on the exactly solved
     /// positions of a directory of shards (held-out data: shards not trained on).
     EvalError {
@@ -295,6 +314,12 @@ fn main() -> ExitCode {
             }
             let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
             ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
+        }),
+        Some(Tool::ProbcutFit { game, data, out, positions, max_depth }) => only_reversi(&game).and_then(|()| {
+            let evaluator =
+                ponder::knowledge::reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?;
+            let options = ponder::train::reversi_probcut_fit::ProbCutFitOptions { positions, max_depth };
+            ponder::train::reversi_probcut_fit::run_probcut_fit(&data, &out, evaluator, &options).map(print_lines)
         }),
         Some(Tool::EvalError { game, data, weights }) => {
             only_reversi(&game).and_then(|()| run_eval_error(&data, weights.as_deref()))

@@ -12,6 +12,7 @@ use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
+use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
 use crate::solvers::gomoku_tactics::{self, TacticsLimits};
@@ -187,6 +188,7 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
         max_depth: context.max_depth.unwrap_or(60),
         stop: context.stop,
+        probcut: playing_probcut(),
     };
     let result = search_midgame(position, evaluator, &limits)?;
     let discs = f64::from(result.score) / f64::from(WEIGHT_UNIT);
@@ -212,6 +214,11 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         proof,
         score: discs,
     })
+}
+
+/// ProbCut's embedded table for play; `None` (every node searched in full) when it does not load.
+fn playing_probcut() -> Option<&'static ProbCut> {
+    reversi_probcut::embedded().map_err(|error| log::warn!("reversi probcut table unavailable ({error})")).ok()
 }
 
 /// A line of [`reversi_hints`]: its moves from the position analysed, its exact score for the
@@ -244,7 +251,15 @@ pub fn reversi_hints(
     }
     let evaluator = reversi_eval::embedded().map_err(|error| format!("reversi evaluation unavailable ({error})"))?;
     let limits =
-        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth: max_depth.max(1), stop };
+        // Analysis reports each depth's exact scores: no ProbCut.
+        MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: None,
+            max_depth: max_depth.max(1),
+            stop,
+            probcut: None,
+        };
     let mut searched = position.clone();
     let passing = searched.must_pass();
     if passing {
@@ -430,6 +445,7 @@ mod tests {
             max_nodes: Some(100 * NODES_PER_PLAYOUT),
             max_depth: 60,
             stop: &never,
+            probcut: playing_probcut(),
         };
         let expected = search_midgame(&position, reversi_eval::embedded().unwrap(), &limits).unwrap();
         assert_eq!(first, position.format_move(expected.best_move));

@@ -6,6 +6,7 @@
 //! its control thread.
 
 pub mod reversi_alphabeta;
+pub mod reversi_probcut;
 pub mod tree;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

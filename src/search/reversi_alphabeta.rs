@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use crate::games::Game;
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
-use crate::knowledge::reversi_eval::{Evaluator, WEIGHT_UNIT};
+use crate::knowledge::reversi_eval::{Evaluator, MAX_EVALUATION, WEIGHT_UNIT};
+use crate::search::reversi_probcut::ProbCut;
 
 /// Beyond every score.
 const INFINITY: i32 = 30_000;
@@ -56,6 +57,9 @@ pub struct MidgameLimits<'a> {
     pub max_depth: u32,
     /// Set from another thread to end the search with the best move found so far.
     pub stop: &'a AtomicBool,
+    /// Multi-ProbCut's table ([`crate::search::reversi_probcut`]); `None` searches every node
+    /// in full. Iterations that reach the end of the game never cut, so their scores stay exact.
+    pub probcut: Option<&'a ProbCut>,
 }
 
 /// What a search found.
@@ -135,6 +139,17 @@ pub fn analyze_midgame(
     Some(searcher.iterative_deepening(player, opponent, limits, count.max(1), report))
 }
 
+/// The full-window scores of a position (`player` to move) searched to each depth from 0 to
+/// `max_depth` in turn, with one table as iterative deepening uses it and without ProbCut: what
+/// ProbCut's fit measures ([`crate::train::reversi_probcut_fit`]). Deterministic.
+pub fn scores_by_depth(player: u64, opponent: u64, evaluator: &Evaluator, max_depth: u32) -> Vec<i32> {
+    let never = AtomicBool::new(false);
+    let limits =
+        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop: &never, probcut: None };
+    let mut searcher = Searcher::new(evaluator, &limits);
+    (0..=max_depth).map(|depth| searcher.negamax(player, opponent, depth, -INFINITY, INFINITY)).collect()
+}
+
 /// Whether to start another iteration `elapsed` into the search, from the durations of the
 /// iterations completed so far (the last one last). The next one is expected to take the last
 /// one times the recent growth from one iteration to the next (the larger of the last two
@@ -186,6 +201,9 @@ struct Searcher<'a> {
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
     aborted: bool,
+    probcut: Option<&'a ProbCut>,
+    /// Whether the current iteration may cut by ProbCut.
+    selective: bool,
 }
 
 /// A well-mixed table slot for a position.
@@ -228,6 +246,8 @@ impl<'a> Searcher<'a> {
             max_nodes: limits.max_nodes,
             stop: limits.stop,
             aborted: false,
+            probcut: limits.probcut,
+            selective: false,
         }
     }
 
@@ -271,6 +291,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let iteration_started = Instant::now();
+            self.selective = self.probcut.is_some() && depth < empties;
             let (iteration_best, searched) = self.search_root(player, opponent, depth, &mut root, multi_pv);
             if self.aborted {
                 // The first move searched in full gives a sound choice; a later move replaced
@@ -395,7 +416,12 @@ impl<'a> Searcher<'a> {
             }
             table_move = entry.best;
         }
-        // 2. PVS over the ordered moves.
+        // 2. Multi-ProbCut: a shallow search that predicts the deep score beyond the window
+        // ends the node at that side of the window.
+        if let Some(bound) = self.probcut(player, opponent, depth, alpha, beta) {
+            return bound;
+        }
+        // 3. PVS over the ordered moves.
         let ordered = self.ordered_moves(player, opponent, moves, depth, table_move);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -426,12 +452,37 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // 3. Store the bound the search proved.
+        // 4. Store the bound the search proved.
         let lower = if best_score > original_alpha { best_score } else { -INFINITY };
         let upper = if best_score < beta { best_score } else { INFINITY };
         self.table[slot] =
             Entry { player, opponent, lower: lower as i16, upper: upper as i16, depth: depth as u8, best: best_move };
         best_score
+    }
+
+    /// `beta` when a shallow search predicts a score of at least `beta` (by the table's margin),
+    /// `alpha` when it predicts at most `alpha`, else `None` (also without a fitted cut, outside
+    /// a selective iteration, and where the search reaches the end of the game).
+    fn probcut(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let empties = (!(player | opponent)).count_ones();
+        if !self.selective || depth >= empties {
+            return None;
+        }
+        let cut = *self.probcut?.cut(empties, depth)?;
+        if beta < MAX_EVALUATION {
+            let high = cut.high_bound(beta);
+            if high < MAX_EVALUATION && self.negamax(player, opponent, cut.shallow, high - 1, high) >= high {
+                return Some(beta);
+            }
+        }
+        if alpha > -MAX_EVALUATION && !self.aborted {
+            let low = cut.low_bound(alpha);
+            if low > -MAX_EVALUATION && self.negamax(player, opponent, cut.shallow, low, low + 1) <= low {
+                return Some(alpha);
+            }
+        }
+        // An aborted probe returns nonsense: the caller sees `aborted` and discards the node.
+        None
     }
 
     /// The moves of `moves`, the table move first, then best first by a shallow search, the
@@ -502,7 +553,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn limits(stop: &AtomicBool, max_depth: u32) -> MidgameLimits<'_> {
-        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop }
+        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, probcut: None }
     }
 
     #[test]
@@ -572,6 +623,86 @@ mod tests {
         let second = search_midgame(&position, evaluator, &limited).unwrap();
         assert_eq!(first, second);
         assert!(first.nodes >= 20_000 && first.nodes < 20_000 + NODES_PER_CHECK);
+    }
+
+    /// A table that cuts aggressively at every depth: slope 1, no offset, sigma 0.
+    fn eager_probcut() -> ProbCut {
+        use crate::search::reversi_probcut::{CutFit, MAX_CUT_DEPTH, MIN_CUT_DEPTH, shallow_depth};
+        ProbCut::from_fits(
+            (MIN_CUT_DEPTH..=MAX_CUT_DEPTH)
+                .map(|depth| CutFit {
+                    first_empties: 0,
+                    last_empties: 60,
+                    depth,
+                    shallow: shallow_depth(depth),
+                    slope: 1.0,
+                    intercept: 0.0,
+                    sigma: 0.0,
+                    positions: 100,
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn probcut_saves_nodes_but_never_touches_a_search_to_the_end() {
+        let never = AtomicBool::new(false);
+        let evaluator = crate::knowledge::reversi_eval::embedded().unwrap();
+        let table = eager_probcut();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(33);
+        let start = Reversi::new(&ReversiConfig);
+        let mut checked = 0;
+        while checked < 6 {
+            let position = random_running_position(&start, &mut rng, 26);
+            if position.placement_mask() == 0 {
+                continue;
+            }
+            // A midgame search to depth 7: the cuts save nodes and still give a legal move.
+            let plain = search_midgame(&position, evaluator, &limits(&never, 7)).unwrap();
+            let cutting = MidgameLimits { probcut: Some(&table), ..limits(&never, 7) };
+            let cut = search_midgame(&position, evaluator, &cutting).unwrap();
+            assert!(cut.nodes < plain.nodes, "{} {}", cut.nodes, plain.nodes);
+            assert!(position.is_legal(cut.best_move));
+            assert_eq!(cut, search_midgame(&position, evaluator, &cutting).unwrap(), "deterministic");
+            checked += 1;
+        }
+        // Iterations that reach the end of the game never cut: the score is the solver's.
+        checked = 0;
+        while checked < 6 {
+            let position = random_running_position(&start, &mut rng, 50);
+            if position.placement_mask() == 0 {
+                continue;
+            }
+            let empties = position.empty_squares().count_ones();
+            let cutting = MidgameLimits { probcut: Some(&table), ..limits(&never, empties) };
+            let result = search_midgame(&position, evaluator, &cutting).unwrap();
+            let solved = solve_endgame(&position, &SolveOptions::default()).unwrap();
+            assert!(result.exact);
+            assert_eq!(result.score, solved.score * WEIGHT_UNIT, "{}", position.board_text());
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn scores_by_depth_are_the_plain_searches_at_each_depth() {
+        let evaluator = crate::knowledge::reversi_eval::embedded().unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let position = std::iter::repeat_with(|| random_running_position(&Reversi::new(&ReversiConfig), &mut rng, 24))
+            .find(|position| position.placement_mask() != 0)
+            .unwrap();
+        let (player, opponent) = (position.player_discs(), position.opponent_discs());
+        let scores = scores_by_depth(player, opponent, evaluator, 4);
+        assert_eq!(scores.len(), 5);
+        assert_eq!(scores[0], evaluator.evaluate(player, opponent));
+        // A one-ply search is the best child's negated evaluation.
+        let best_child = squares(legal_move_mask(player, opponent))
+            .map(|square| {
+                let (child_player, child_opponent) = play(player, opponent, square);
+                -evaluator.evaluate(child_player, child_opponent)
+            })
+            .max()
+            .unwrap();
+        assert_eq!(scores[1], best_child);
     }
 
     #[test]

@@ -817,6 +817,7 @@ impl Worker<'_> {
             max_nodes: Some(GUESS_MAX_NODES >> 24u32.saturating_sub(empties)),
             max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
             stop: &never,
+            probcut: None,
         };
         let result = search_midgame(&position, evaluator, &limits)?;
         self.nodes += result.nodes;

@@ -2,4 +2,5 @@
 //! labels where the solvers reach, and deterministic fitting of the weights files in `weights/`.
 
 pub mod reversi_fit;
+pub mod reversi_probcut_fit;
 pub mod reversi_selfplay;
