@@ -28,14 +28,15 @@ use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game};
 use crate::search::NodeThreats;
 use crate::solvers::hex_ice::InferiorCells;
-use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits, iterate};
+use crate::solvers::hex_vc::{BoardGeometry, EdgeVerdict, VcEngine, VcLimits, edge_verdict, iterate};
 
 /// H-search work units ([`VcEngine::work`]) per unit of the search's budget: about 25 make a
 /// microsecond here, so the budget counts microseconds, comparable with Gomoku's threat nodes
 /// (some 5 us each) and with the playouts that earn it.
 const WORK_PER_BUDGET_UNIT: u64 = 25;
 
-/// Inferior-cell analysis in budget units (it took 100-170 us on 11x11 game positions).
+/// Inferior-cell analysis in budget units (it took 80-170 us on 11x11 game positions when its
+/// neighbour rings were still built at every call; less now).
 const FILL_IN_COST: u64 = 120;
 
 /// What the node of `position` may know, within `budget` microseconds of estimated work (see
@@ -113,14 +114,18 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
         engine.set_work_limit(
             work_before.saturating_add((budget - knowledge.nodes).saturating_mul(WORK_PER_BUDGET_UNIT)),
         );
-        let verdict = connection_verdict(engine, me, &stones, open);
+        let verdict = edge_verdict(engine, me, &stones, open);
         knowledge.nodes += (engine.work() - work_before).div_ceil(WORK_PER_BUDGET_UNIT);
         match verdict {
-            Verdict::Win(cell) => {
+            EdgeVerdict::MoverWins(cell) => {
                 knowledge.winning_move = Some(HexMove::Cell(Cell(cell as u16)));
                 return knowledge;
             }
-            Verdict::MustPlay(region) => {
+            EdgeVerdict::OpponentConnected => {
+                knowledge.losing_moves = cells(empty);
+                return knowledge;
+            }
+            EdgeVerdict::MustPlay(region) => {
                 knowledge.losing_moves = cells(empty & !region);
                 let defences = open & region;
                 if defences != 0 {
@@ -128,47 +133,13 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
                 }
                 return knowledge;
             }
-            Verdict::Open => {}
+            EdgeVerdict::Open => {}
         }
     }
     if inferior != 0 && open != 0 {
         knowledge.defences = Some(cells(open));
     }
     knowledge
-}
-
-/// What H-search says on the filled-in board for the side to move.
-enum Verdict {
-    /// The side to move wins by playing this cell.
-    Win(usize),
-    /// Every move outside this region loses (the region may be empty: every move loses).
-    MustPlay(u128),
-    /// Nothing proven.
-    Open,
-}
-
-fn connection_verdict(engine: &mut VcEngine, me: Color, stones: &[u128; 2], open: u128) -> Verdict {
-    let mine = engine.edge_connections(me, stones[me.index()], open, true);
-    if let Some(carrier) = mine.full {
-        // Joined through filled cells already, or by a full connection: any open cell keeps it.
-        let cells = if carrier != 0 { carrier } else { open };
-        if cells != 0 {
-            return Verdict::Win(cells.trailing_zeros() as usize);
-        }
-        return Verdict::Open;
-    }
-    if let Some((_, key)) = mine.semi {
-        return Verdict::Win(key);
-    }
-    let opponent = me.opponent();
-    let theirs = engine.edge_connections(opponent, stones[opponent.index()], open, false);
-    if theirs.full.is_some() {
-        return Verdict::MustPlay(0);
-    }
-    match theirs.semi_intersection {
-        Some(region) => Verdict::MustPlay(region),
-        None => Verdict::Open,
-    }
 }
 
 /// The player whose edges fill-in joined outright, if any (H-search must not be asked then).

@@ -673,21 +673,57 @@ pub fn decided(position: &Hex) -> Option<(Color, Option<Cell>)> {
     if let Some(Outcome::Win(winner)) = position.outcome() {
         return Some((winner, None));
     }
+    let me = position.to_move();
+    match verdict_of(position)? {
+        EdgeVerdict::MoverWins(cell) => Some((me, Some(Cell(cell as u16)))),
+        EdgeVerdict::OpponentConnected => Some((me.opponent(), None)),
+        EdgeVerdict::MustPlay(_) | EdgeVerdict::Open => None,
+    }
+}
+
+/// What H-search says about the edges for the side to move, best news first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeVerdict {
+    /// The side to move wins by playing this cell: the key of a semi connection between its
+    /// edges, or a cell of a full one's carrier (any empty cell when the carrier is empty).
+    MoverWins(usize),
+    /// The opponent has a full connection between its edges: every move loses.
+    OpponentConnected,
+    /// Every move outside this set loses: the intersection of the carriers of the opponent's
+    /// semi connections between its edges (empty: every move loses).
+    MustPlay(u128),
+    /// Nothing found.
+    Open,
+}
+
+/// The H-search verdict for `me` to move, with `stones` per colour and `empty` cells: `me`'s
+/// edges first (stopping at a semi), then the opponent's. Neither player may have joined its
+/// edges already.
+pub fn edge_verdict(engine: &mut VcEngine, me: Color, stones: &[u128; 2], empty: u128) -> EdgeVerdict {
+    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
+    if let Some(carrier) = mine.full {
+        let cells = if carrier != 0 { carrier } else { empty };
+        return EdgeVerdict::MoverWins(cells.trailing_zeros() as usize);
+    }
+    if let Some((_, key)) = mine.semi {
+        return EdgeVerdict::MoverWins(key);
+    }
+    let opponent = me.opponent();
+    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
+    if theirs.full.is_some() {
+        return EdgeVerdict::OpponentConnected;
+    }
+    theirs.semi_intersection.map_or(EdgeVerdict::Open, EdgeVerdict::MustPlay)
+}
+
+/// [`edge_verdict`] for a running position with default limits; `None` when the board is too
+/// large.
+fn verdict_of(position: &Hex) -> Option<EdgeVerdict> {
     let geometry = BoardGeometry::of(position)?;
     let stones = geometry.stones_of(position);
     let empty = geometry.all() & !(stones[0] | stones[1]);
-    let me = position.to_move();
     let mut engine = VcEngine::new(geometry, VcLimits::default());
-    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
-    if let Some(carrier) = mine.full {
-        let cell = if carrier != 0 { carrier } else { empty };
-        return Some((me, Some(Cell(cell.trailing_zeros() as u16))));
-    }
-    if let Some((_, key)) = mine.semi {
-        return Some((me, Some(Cell(key as u16))));
-    }
-    let theirs = engine.edge_connections(me.opponent(), stones[me.opponent().index()], empty, false);
-    theirs.full.map(|_| (me.opponent(), None))
+    Some(edge_verdict(&mut engine, position.to_move(), &stones, empty))
 }
 
 /// The cells the side to move must play in, or lose at once: the intersection of the carriers
@@ -732,21 +768,12 @@ pub fn expansion_proof(position: &Hex) -> Option<Outcome> {
 
 /// The H-search verdict of [`expansion_proof`], without the size limits.
 pub fn vc_outcome(position: &Hex) -> Option<Outcome> {
-    let geometry = BoardGeometry::of(position)?;
-    let stones = geometry.stones_of(position);
-    let empty = geometry.all() & !(stones[0] | stones[1]);
     let me = position.to_move();
-    let opponent = me.opponent();
-    let mut engine = VcEngine::new(geometry, VcLimits::default());
-    let mine = engine.edge_connections(me, stones[me.index()], empty, true);
-    if mine.full.is_some() || mine.semi.is_some() {
-        return Some(Outcome::Win(me));
+    match verdict_of(position)? {
+        EdgeVerdict::MoverWins(_) => Some(Outcome::Win(me)),
+        EdgeVerdict::OpponentConnected | EdgeVerdict::MustPlay(0) => Some(Outcome::Win(me.opponent())),
+        EdgeVerdict::MustPlay(_) | EdgeVerdict::Open => None,
     }
-    let theirs = engine.edge_connections(opponent, stones[opponent.index()], empty, false);
-    if theirs.full.is_some() || theirs.semi_intersection == Some(0) {
-        return Some(Outcome::Win(opponent));
-    }
-    None
 }
 
 #[cfg(test)]
