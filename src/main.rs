@@ -161,6 +161,10 @@ enum Tool {
         /// Positions with at most this many empties are solved exactly.
         #[arg(long, default_value_t = 16)]
         solve_empties: u32,
+        /// 0: moves by a one-ply heuristic; D: by alpha-beta to depth D with the embedded
+        /// evaluation (games closer to strong play; the shards then depend on the weights).
+        #[arg(long, default_value_t = 0)]
+        player_depth: u32,
         /// The directory the shards are written to.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -303,11 +307,13 @@ fn main() -> ExitCode {
             check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
         }
         Some(Tool::Match(options)) => run_match(options),
-        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, out }) => only_reversi(&game).and_then(|()| {
-            let options =
-                ponder::train::reversi_selfplay::SelfplayOptions { seed, games, shards, solve_empties, out_dir: out };
-            ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
-        }),
+        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, player_depth, out }) => only_reversi(&game)
+            .and_then(|()| {
+                use ponder::train::reversi_selfplay::{Player, SelfplayOptions};
+                let player = if player_depth == 0 { Player::Heuristic } else { Player::Search { depth: player_depth } };
+                let options = SelfplayOptions { seed, games, shards, solve_empties, player, out_dir: out };
+                ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
+            }),
         Some(Tool::Train { game, data, out, ridge, iterations, stage_window }) => only_reversi(&game).and_then(|()| {
             if !(ridge.is_finite() && ridge > 0.0) {
                 return Err(format!("--ridge {ridge}: expected a positive number"));

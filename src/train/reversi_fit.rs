@@ -334,12 +334,12 @@ pub fn stage_errors(evaluator: &Evaluator, samples: &[Sample]) -> Vec<(usize, us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::reversi_selfplay::shard_text;
+    use crate::train::reversi_selfplay::{Player, shard_text};
 
     fn write_tiny_data(dir: &Path) {
         std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("reversi-s1-0000.txt"), shard_text(1, 0..3, 8)).unwrap();
-        std::fs::write(dir.join("reversi-s1-0001.txt"), shard_text(1, 3..6, 8)).unwrap();
+        std::fs::write(dir.join("reversi-s1-0000.txt"), shard_text(1, 0..3, 8, Player::Heuristic)).unwrap();
+        std::fs::write(dir.join("reversi-s1-0001.txt"), shard_text(1, 3..6, 8, Player::Heuristic)).unwrap();
     }
 
     fn temporary_dir(name: &str) -> PathBuf {
@@ -363,7 +363,8 @@ mod tests {
         let (_, hash, _) = load_shards(&dir.join("data")).unwrap();
         assert_eq!(header.data_hash, hash);
         // Other data, other weights and another hash.
-        std::fs::write(dir.join("data").join("reversi-s1-0001.txt"), shard_text(2, 3..6, 8)).unwrap();
+        std::fs::write(dir.join("data").join("reversi-s1-0001.txt"), shard_text(2, 3..6, 8, Player::Heuristic))
+            .unwrap();
         run_train(&dir.join("data"), &second, &options).unwrap();
         let (_, other) = Evaluator::from_bytes(&std::fs::read(&second).unwrap()).unwrap();
         assert_ne!(other.data_hash, header.data_hash);

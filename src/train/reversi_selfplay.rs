@@ -20,9 +20,13 @@
 //! # The games
 //!
 //! A game opens with a random number (0 to [`MAX_RANDOM_OPENING`]) of uniformly random moves,
-//! then each side plays a cheap heuristic move (corners first, X- and C-squares next to an empty
-//! corner avoided, the opponent's mobility kept low) with [`RANDOM_MOVE_SHARE`] of the moves
-//! random instead, so that the positions cover play of varied quality.
+//! then each side plays the [`Player`]'s move, with [`RANDOM_MOVE_SHARE`] of the moves random
+//! instead, so that the positions cover play of varied quality. The default player is a cheap
+//! heuristic (corners first, X- and C-squares next to an empty corner avoided, the opponent's
+//! mobility kept low). `--player-depth D` plays the embedded evaluation's alpha-beta move at
+//! depth D instead: its games look more like those of strong players, whose positions the
+//! evaluation meets in matches. Such shards depend on the weights the binary embeds, so their
+//! first line names the weights' data hash.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -32,6 +36,8 @@ use rand::{Rng, SeedableRng};
 
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove, legal_move_mask};
 use crate::games::{Color, Game};
+use crate::knowledge::reversi_eval::{self, Evaluator};
+use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 use crate::solvers::reversi_endgame::{SolveOptions, solve_endgame};
 
 /// The most random moves that open a game.
@@ -51,8 +57,23 @@ pub struct SelfplayOptions {
     pub shards: usize,
     /// Positions with at most this many empties get their exact score.
     pub solve_empties: u32,
+    /// Who plays the moves that are not random.
+    pub player: Player,
     pub out_dir: PathBuf,
 }
+
+/// Who plays a self-play game's moves that are not random.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A one-ply heuristic (corners, X- and C-squares, mobility).
+    Heuristic,
+    /// Alpha-beta to this depth with the embedded evaluation (no ProbCut, no time limit, so the
+    /// move depends only on the position and the weights).
+    Search { depth: u32 },
+}
+
+/// The deepest `--player-depth`: deeper games cost too much for data generation.
+pub const MAX_PLAYER_DEPTH: u32 = 10;
 
 /// One labelled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,13 +103,19 @@ pub fn run_selfplay(options: &SelfplayOptions) -> Result<Vec<String>, String> {
     if options.solve_empties > 24 {
         return Err(format!("--solve-empties {}: at most 24", options.solve_empties));
     }
+    if let Player::Search { depth } = options.player {
+        if !(1..=MAX_PLAYER_DEPTH).contains(&depth) {
+            return Err(format!("--player-depth {depth}: expected 0 (the heuristic) to {MAX_PLAYER_DEPTH}"));
+        }
+        reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?;
+    }
     std::fs::create_dir_all(&options.out_dir).map_err(|e| format!("{}: {e}", options.out_dir.display()))?;
     let mut summaries = Vec::new();
     for shard in 0..options.shards {
         let first = shard * options.games / options.shards;
         let end = (shard + 1) * options.games / options.shards;
         let started = std::time::Instant::now();
-        let text = shard_text(options.seed, first..end, options.solve_empties);
+        let text = shard_text(options.seed, first..end, options.solve_empties, options.player);
         let path = shard_path(&options.out_dir, options.seed, shard);
         std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
         let positions = text.lines().filter(|line| !line.starts_with('#')).count();
@@ -106,14 +133,24 @@ fn shard_path(dir: &Path, seed: u64, shard: usize) -> PathBuf {
 }
 
 /// The text of a shard holding games `games` of the run seeded `seed`.
-pub fn shard_text(seed: u64, games: std::ops::Range<usize>, solve_empties: u32) -> String {
+///
+/// # Panics
+/// With [`Player::Search`] when the embedded weights are damaged ([`run_selfplay`] checks them
+/// first).
+pub fn shard_text(seed: u64, games: std::ops::Range<usize>, solve_empties: u32, player: Player) -> String {
     let mut text = format!(
         "# ponder selfplay reversi format 1: seed {seed}, games {}..{}, solve_empties {solve_empties}, \
-         random opening 0..={MAX_RANDOM_OPENING}, random share {RANDOM_MOVE_SHARE}\n",
+         random opening 0..={MAX_RANDOM_OPENING}, random share {RANDOM_MOVE_SHARE}",
         games.start, games.end
     );
+    if let Player::Search { depth } = player {
+        let hash = reversi_eval::embedded_header().expect("embedded weights checked").data_hash;
+        write!(text, ", player search depth {depth} with the weights of data {hash:016x}")
+            .expect("writing to a String");
+    }
+    text.push('\n');
     for game in games {
-        for sample in play_game(seed, game, solve_empties) {
+        for sample in play_game(seed, game, solve_empties, player) {
             text.push_str(&format_sample(&sample));
             text.push('\n');
         }
@@ -127,7 +164,14 @@ fn game_rng(seed: u64, game: usize) -> SmallRng {
 }
 
 /// Plays one game and returns its positions (those with a placement), labelled.
-pub fn play_game(seed: u64, game: usize, solve_empties: u32) -> Vec<Sample> {
+///
+/// # Panics
+/// With [`Player::Search`] when the embedded weights are damaged.
+pub fn play_game(seed: u64, game: usize, solve_empties: u32, player: Player) -> Vec<Sample> {
+    let evaluator = match player {
+        Player::Heuristic => None,
+        Player::Search { .. } => Some(reversi_eval::embedded().expect("embedded weights checked")),
+    };
     let mut rng = game_rng(seed, game);
     let random_opening = rng.random_range(0..=MAX_RANDOM_OPENING);
     let mut position = Reversi::new(&ReversiConfig);
@@ -141,8 +185,11 @@ pub fn play_game(seed: u64, game: usize, solve_empties: u32) -> Vec<Sample> {
         moves.clear();
         position.legal_moves(&mut moves);
         let random = ply < random_opening || rng.random_bool(RANDOM_MOVE_SHARE);
-        let mv =
-            if random { moves[rng.random_range(0..moves.len())] } else { heuristic_move(&position, &moves, &mut rng) };
+        let mv = match (random, player, evaluator) {
+            (true, _, _) => moves[rng.random_range(0..moves.len())],
+            (false, Player::Search { depth }, Some(evaluator)) => searched_move(&position, evaluator, depth),
+            _ => heuristic_move(&position, &moves, &mut rng),
+        };
         position.play_unchecked(mv);
         ply += 1;
     }
@@ -155,6 +202,20 @@ fn label(position: &Reversi, solve_empties: u32) -> Sample {
         solve_endgame(position, &options).expect("nothing stops a labelling solve").score
     });
     Sample { player: position.player_discs(), opponent: position.opponent_discs(), to_move: position.to_move(), score }
+}
+
+/// The move of a fixed-depth alpha-beta search with `evaluator`.
+fn searched_move(position: &Reversi, evaluator: &Evaluator, depth: u32) -> ReversiMove {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let limits = MidgameLimits {
+        max_time: None,
+        target_time: None,
+        max_nodes: None,
+        max_depth: depth,
+        stop: &never,
+        probcut: None,
+    };
+    search_midgame(position, evaluator, &limits).expect("a running game has a move").best_move
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -254,9 +315,9 @@ mod tests {
 
     #[test]
     fn shards_are_deterministic_and_their_lines_round_trip() {
-        let text = shard_text(3, 0..2, 10);
-        assert_eq!(text, shard_text(3, 0..2, 10));
-        assert_ne!(text, shard_text(4, 0..2, 10));
+        let text = shard_text(3, 0..2, 10, Player::Heuristic);
+        assert_eq!(text, shard_text(3, 0..2, 10, Player::Heuristic));
+        assert_ne!(text, shard_text(4, 0..2, 10, Player::Heuristic));
         let samples: Vec<Sample> =
             text.lines().filter(|line| !line.starts_with('#')).map(|line| parse_sample(line).unwrap()).collect();
         // Two whole games: dozens of positions, the late ones solved.
@@ -268,14 +329,43 @@ mod tests {
         // Games do not depend on the shard that holds them.
         let body =
             |text: &str| text.lines().filter(|line| !line.starts_with('#')).map(String::from).collect::<Vec<_>>();
-        let second_alone = body(&shard_text(3, 1..2, 10));
+        let second_alone = body(&shard_text(3, 1..2, 10, Player::Heuristic));
         assert!(!second_alone.is_empty() && second_alone.len() < samples.len());
         assert!(body(&text).ends_with(&second_alone));
     }
 
     #[test]
+    fn a_search_player_plays_its_own_deterministic_games() {
+        let searched = shard_text(3, 0..2, 10, Player::Search { depth: 2 });
+        assert_eq!(searched, shard_text(3, 0..2, 10, Player::Search { depth: 2 }));
+        let header = searched.lines().next().unwrap();
+        let hash = reversi_eval::embedded_header().unwrap().data_hash;
+        assert!(header.ends_with(&format!("player search depth 2 with the weights of data {hash:016x}")), "{header}");
+        // Same seed, so the same random openings: the games part where the players differ.
+        let heuristic = shard_text(3, 0..2, 10, Player::Heuristic);
+        assert_ne!(searched.lines().skip(1).collect::<Vec<_>>(), heuristic.lines().skip(1).collect::<Vec<_>>());
+        // A whole game, labelled as the heuristic's games are.
+        let samples = play_game(3, 0, 10, Player::Search { depth: 2 });
+        assert!(samples.len() > 40, "{}", samples.len());
+        assert!(samples.iter().all(|sample| sample.score.is_some() == (sample.empties() <= 10)));
+    }
+
+    #[test]
+    fn player_depth_out_of_range_is_refused() {
+        let options = SelfplayOptions {
+            seed: 1,
+            games: 1,
+            shards: 1,
+            solve_empties: 8,
+            player: Player::Search { depth: MAX_PLAYER_DEPTH + 1 },
+            out_dir: PathBuf::from("/nonexistent-never-written"),
+        };
+        assert_eq!(run_selfplay(&options).unwrap_err(), format!("--player-depth 11: expected 0 (the heuristic) to 10"));
+    }
+
+    #[test]
     fn labels_are_the_solver_scores_of_the_positions() {
-        let samples = play_game(5, 0, 8);
+        let samples = play_game(5, 0, 8, Player::Heuristic);
         let last = samples.last().unwrap();
         let position = Reversi::from_bitboards(
             if last.to_move == Color::Black { last.player } else { last.opponent },
@@ -289,7 +379,7 @@ mod tests {
 
     #[test]
     fn bad_lines_are_refused_with_a_reason() {
-        let good = format_sample(&play_game(1, 0, 0)[0]);
+        let good = format_sample(&play_game(1, 0, 0, Player::Heuristic)[0]);
         assert!(parse_sample(&good).is_ok());
         assert!(parse_sample("").is_err());
         assert!(parse_sample(&good.replace(" X ", " Z ")).unwrap_err().contains("side to move"));
