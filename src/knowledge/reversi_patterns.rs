@@ -82,59 +82,112 @@ pub const fn instance_square(pattern: usize, symmetry: usize, position: usize) -
     row as usize * 8 + column as usize
 }
 
-/// For each square, the instances it belongs to and its base-3 digit weight there. A square
-/// belongs to at most 16 instances (b2: two of each corner block, four edges, rows and
-/// diagonals); more would fail to compile, as the table is built at compile time.
-struct SquareMembership {
-    count: usize,
-    instances: [u8; 16],
-    powers: [u16; 16],
-}
+/// `TERNARY[bits]`: the base-3 number whose digit `j` is bit `j` of `bits`, so that a pattern
+/// whose squares were gathered into bits in pattern order has the index
+/// `TERNARY[player] + 2 * TERNARY[opponent]`. Ten bits: the largest pattern has ten squares.
+const TERNARY: [u16; 1024] = build_ternary();
 
-const MEMBERSHIP: [SquareMembership; 64] = build_membership();
-
-const fn build_membership() -> [SquareMembership; 64] {
-    let mut table = [const { SquareMembership { count: 0, instances: [0; 16], powers: [0; 16] } }; 64];
-    let mut pattern = 0;
-    while pattern < PATTERN_COUNT {
-        let mut symmetry = 0;
-        while symmetry < IMAGES {
-            let mut position = 0;
-            let mut power = 1u16;
-            while position < BASE_PATTERNS[pattern].squares.len() {
-                let square = instance_square(pattern, symmetry, position);
-                let entry = &mut table[square];
-                entry.instances[entry.count] = (pattern * IMAGES + symmetry) as u8;
-                entry.powers[entry.count] = power;
-                entry.count += 1;
-                power *= 3;
-                position += 1;
+const fn build_ternary() -> [u16; 1024] {
+    let mut table = [0u16; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
+        while bit < 10 {
+            if bits >> bit & 1 != 0 {
+                value += power;
             }
-            symmetry += 1;
+            power = power.wrapping_mul(3);
+            bit += 1;
         }
-        pattern += 1;
+        table[bits] = value;
+        bits += 1;
     }
     table
 }
 
 /// The configuration index of every instance for the side to move's discs `player` and the
 /// opponent's `opponent`: instance `pattern * IMAGES + symmetry`.
+///
+/// Why not square by square: this is most of the midgame search's time. Each image of a
+/// pattern is read at the base pattern's own squares of the board pulled back by the image's
+/// symmetry, where each base pattern is a few shifts and masks (and one multiplication for a
+/// diagonal) away from its bits in pattern order.
 pub fn instance_indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
+    let players = pulled_back_images(player);
+    let opponents = pulled_back_images(opponent);
     let mut indices = [0u32; INSTANCES];
-    add_discs(&mut indices, player, 1);
-    add_discs(&mut indices, opponent, 2);
+    for symmetry in 0..IMAGES {
+        let player_bits = base_pattern_bits(players[symmetry]);
+        let opponent_bits = base_pattern_bits(opponents[symmetry]);
+        for pattern in 0..PATTERN_COUNT {
+            indices[pattern * IMAGES + symmetry] = u32::from(TERNARY[player_bits[pattern] as usize])
+                + 2 * u32::from(TERNARY[opponent_bits[pattern] as usize]);
+        }
+    }
     indices
 }
 
-fn add_discs(indices: &mut [u32; INSTANCES], discs: u64, digit: u32) {
-    let mut remaining = discs;
-    while remaining != 0 {
-        let membership = &MEMBERSHIP[remaining.trailing_zeros() as usize];
-        for k in 0..membership.count {
-            indices[membership.instances[k] as usize] += digit * u32::from(membership.powers[k]);
+/// For each symmetry `s`, the bitboard whose square `p` holds what `discs` holds at
+/// `symmetric_square(s, p)`: reading a base pattern's squares on it reads image `s`.
+fn pulled_back_images(discs: u64) -> [u64; IMAGES] {
+    // symmetric_square transposes (s & 4), then mirrors the columns (s & 1), then the rows
+    // (s & 2); pulling back applies the same maps in the reverse order.
+    let mut images = [0u64; IMAGES];
+    for symmetry in 0..IMAGES {
+        let mut image = discs;
+        if symmetry & 2 != 0 {
+            image = image.swap_bytes();
         }
-        remaining &= remaining - 1;
+        if symmetry & 1 != 0 {
+            image = mirror_columns(image);
+        }
+        if symmetry & 4 != 0 {
+            image = transpose(image);
+        }
+        images[symmetry] = image;
     }
+    images
+}
+
+/// Column `c` to column `7 - c`: the bits of each byte reversed.
+fn mirror_columns(mut board: u64) -> u64 {
+    board = (board >> 1 & 0x5555_5555_5555_5555) | (board & 0x5555_5555_5555_5555) << 1;
+    board = (board >> 2 & 0x3333_3333_3333_3333) | (board & 0x3333_3333_3333_3333) << 2;
+    (board >> 4 & 0x0f0f_0f0f_0f0f_0f0f) | (board & 0x0f0f_0f0f_0f0f_0f0f) << 4
+}
+
+/// Square (column, row) to (row, column): three rounds of block swaps across the a1-h8
+/// diagonal.
+fn transpose(mut board: u64) -> u64 {
+    let mut swap = 0x0f0f_0f0f_0000_0000 & (board ^ board << 28);
+    board ^= swap ^ swap >> 28;
+    swap = 0x3333_0000_3333_0000 & (board ^ board << 14);
+    board ^= swap ^ swap >> 14;
+    swap = 0x5500_5500_5500_5500 & (board ^ board << 7);
+    board ^ swap ^ swap >> 7
+}
+
+/// The squares of each base pattern at its base place, as bits in pattern order (the order of
+/// [`BASE_PATTERNS`]; a test checks it against a square-by-square reading).
+fn base_pattern_bits(board: u64) -> [u32; PATTERN_COUNT] {
+    // A diagonal running up and to the right from row 0 has one square per byte, at bit
+    // (row + offset) of byte `row`: the multiplication adds all bytes into the top one.
+    let diagonal =
+        |offset: u32, mask: u64| ((board & mask).wrapping_mul(0x0101_0101_0101_0101) >> (56 + offset)) as u32;
+    let row = |r: u32| (board >> (8 * r) & 0xff) as u32;
+    [
+        (board & 0x7 | board >> 5 & 0x38 | board >> 10 & 0x1c0) as u32,
+        (board & 0x1f | board >> 3 & 0x3e0) as u32,
+        (board & 0xff | (board >> 9 & 1) << 8 | (board >> 14 & 1) << 9) as u32,
+        row(1),
+        row(2),
+        row(3),
+        diagonal(0, 0x8040_2010_0804_0201),
+        diagonal(1, 0x0080_4020_1008_0402),
+        diagonal(2, 0x0000_8040_2010_0804),
+        diagonal(3, 0x0000_0080_4020_1008),
+        diagonal(4, 0x0000_0000_8040_2010),
+    ]
 }
 
 /// The numeric features of a position, in [`NUMERIC_FEATURES`] order.

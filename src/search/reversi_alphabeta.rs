@@ -426,7 +426,7 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = NO_MOVE;
-        for (index, &square) in ordered.iter().enumerate() {
+        for (index, &square) in ordered.as_slice().iter().enumerate() {
             let (child_player, child_opponent) = play(player, opponent, square as usize);
             let score = if index == 0 {
                 -self.negamax(child_player, child_opponent, depth - 1, -beta, -alpha)
@@ -486,27 +486,36 @@ impl<'a> Searcher<'a> {
     }
 
     /// The moves of `moves`, the table move first, then best first by a shallow search, the
-    /// evaluation or the opponent's mobility, depending on how far the leaves are.
-    fn ordered_moves(&mut self, player: u64, opponent: u64, moves: u64, depth: u32, table_move: u8) -> Vec<u8> {
-        let mut scored: Vec<(u8, i32)> = squares(moves)
-            .map(|square| {
-                let (child_player, child_opponent) = play(player, opponent, square);
-                let score = if square as u8 == table_move {
-                    INFINITY
-                } else if depth >= SORT_SEARCH_DEPTH {
-                    -self.negamax(child_player, child_opponent, depth / 4, -INFINITY, INFINITY)
-                } else if depth >= SORT_EVALUATION_DEPTH {
-                    -self.evaluator.evaluate(child_player, child_opponent)
-                } else {
-                    // Fastest first: fewest replies, corners counted twice.
-                    let replies = legal_move_mask(child_player, child_opponent);
-                    -(replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
-                };
-                (square as u8, score)
-            })
-            .collect();
-        scored.sort_by_key(|&(_, score)| -score);
-        scored.into_iter().map(|(square, _)| square).collect()
+    /// evaluation or the opponent's mobility, depending on how far the leaves are; equal scores
+    /// keep the square order. On the stack: this runs at every inner node.
+    fn ordered_moves(&mut self, player: u64, opponent: u64, moves: u64, depth: u32, table_move: u8) -> OrderedMoves {
+        let mut ordered = OrderedMoves { squares: [0; 64], len: 0 };
+        let mut scores = [0i32; 64];
+        for square in squares(moves) {
+            let (child_player, child_opponent) = play(player, opponent, square);
+            let score = if square as u8 == table_move {
+                INFINITY
+            } else if depth >= SORT_SEARCH_DEPTH {
+                -self.negamax(child_player, child_opponent, depth / 4, -INFINITY, INFINITY)
+            } else if depth >= SORT_EVALUATION_DEPTH {
+                -self.evaluator.evaluate(child_player, child_opponent)
+            } else {
+                // Fastest first: fewest replies, corners counted twice.
+                let replies = legal_move_mask(child_player, child_opponent);
+                -(replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
+            };
+            // Insertion after every score at least as high: a stable sort, best first.
+            let mut at = ordered.len;
+            while at > 0 && scores[at - 1] < score {
+                scores[at] = scores[at - 1];
+                ordered.squares[at] = ordered.squares[at - 1];
+                at -= 1;
+            }
+            scores[at] = score;
+            ordered.squares[at] = square as u8;
+            ordered.len += 1;
+        }
+        ordered
     }
 
     /// The line the table holds from the root after `first`.
@@ -529,6 +538,18 @@ impl<'a> Searcher<'a> {
             (player, opponent) = play(player, opponent, square);
         }
         line
+    }
+}
+
+/// A node's moves in the order to search them.
+struct OrderedMoves {
+    squares: [u8; 64],
+    len: usize,
+}
+
+impl OrderedMoves {
+    fn as_slice(&self) -> &[u8] {
+        &self.squares[..self.len]
     }
 }
 
