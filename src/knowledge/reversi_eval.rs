@@ -8,8 +8,8 @@
 use std::sync::OnceLock;
 
 use super::reversi_patterns::{
-    FEATURE_SET, IMAGES, NUMERIC_FEATURES, PATTERN_COUNT, STAGES, instance_indices, numeric_features, stage_of,
-    table_size,
+    FEATURE_SET, IMAGES, NUMERIC_FEATURES, PATTERN_COUNT, REPRESENTATIVES, STAGES, image_groups, numeric_features,
+    representative_indices, stage_of, table_size,
 };
 use super::weights_format::{self, WeightsError, WeightsFile, WeightsHeader};
 
@@ -61,28 +61,70 @@ pub fn weight_slot(instance: usize, index: u32) -> usize {
     TABLE_OFFSETS[instance / IMAGES] + index as usize
 }
 
+/// A stage's folded tables: for each pattern, at a configuration index of an image group's
+/// representative, the sum of the weights its members read. The groups of one pattern are
+/// images of each other, so their members move the digits alike and one table serves them all
+/// (a test checks this). Sums beyond the range of an `i16` saturate: no trained file comes near
+/// (a weight is a fraction of the 64 discs, stored in 1/64 disc), and half the memory of `i32`
+/// tables keeps more of them in the cache.
+fn folded_tables(weights: &StageWeights) -> Vec<i16> {
+    let mut folded = vec![0i16; PATTERN_WEIGHTS_PER_STAGE];
+    for pattern in 0..PATTERN_COUNT {
+        let group = image_groups().iter().find(|group| group.pattern == pattern).expect("every pattern has images");
+        let table = &weights.patterns[TABLE_OFFSETS[pattern]..TABLE_OFFSETS[pattern + 1]];
+        for (index, slot) in folded[TABLE_OFFSETS[pattern]..TABLE_OFFSETS[pattern + 1]].iter_mut().enumerate() {
+            let sum: i32 = (0..group.members.len())
+                .map(|member| i32::from(table[group.member_index(member, index as u32) as usize]))
+                .sum();
+            *slot = sum.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        }
+    }
+    folded
+}
+
 /// A complete evaluation: weights for every stage.
+///
+/// The value of a position sums one weight per pattern instance (88 of them). The images of a
+/// pattern that read the same squares in another order (an edge from either end) are summed
+/// once at load into a folded table read at one of them: the same sum from 46 lookups, which
+/// is why the weights are set through [`Evaluator::set_stage`] only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
-    pub stages: Vec<StageWeights>,
+    stages: Vec<StageWeights>,
+    /// Per stage, every pattern's folded table, concatenated as the stage's tables are.
+    folded: Vec<Vec<i16>>,
 }
 
 impl Evaluator {
     /// All weights zero: every position evaluates to 0.
     pub fn zero() -> Evaluator {
-        Evaluator { stages: (0..STAGES).map(|_| StageWeights::zero()).collect() }
+        let folded = vec![vec![0; PATTERN_WEIGHTS_PER_STAGE]; STAGES];
+        Evaluator { stages: (0..STAGES).map(|_| StageWeights::zero()).collect(), folded }
+    }
+
+    /// The weights of every stage, as the weights file holds them.
+    pub fn stages(&self) -> &[StageWeights] {
+        &self.stages
+    }
+
+    /// Replaces the weights of stage `stage`.
+    pub fn set_stage(&mut self, stage: usize, weights: StageWeights) {
+        self.folded[stage] = folded_tables(&weights);
+        self.stages[stage] = weights;
     }
 
     /// The estimated final disc difference for the side to move (discs `player`) against
     /// `opponent`, in 1/[`WEIGHT_UNIT`] discs, within ±[`MAX_EVALUATION`].
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
-        let stage = &self.stages[stage_of(empties)];
-        let indices = instance_indices(player, opponent);
+        let stage = stage_of(empties);
+        let folded = &self.folded[stage];
+        let indices = representative_indices(player, opponent);
         let mut sum = 0i32;
-        for (instance, &index) in indices.iter().enumerate() {
-            sum += i32::from(stage.patterns[weight_slot(instance, index)]);
+        for (&(pattern, _), &index) in REPRESENTATIVES.iter().zip(&indices) {
+            sum += i32::from(folded[TABLE_OFFSETS[pattern] + index as usize]);
         }
+        let stage = &self.stages[stage];
         let numeric = numeric_features(player, opponent);
         for (weight, value) in stage.numeric.iter().zip(numeric) {
             sum += i32::from(*weight) * value as i32;
@@ -133,7 +175,11 @@ impl Evaluator {
             let numeric: [i16; NUMERIC_FEATURES] = numeric.try_into().expect("decode checked the table sizes");
             stages.push(StageWeights { patterns, numeric });
         }
-        Ok((Evaluator { stages }, file.header))
+        let mut evaluator = Evaluator::zero();
+        for (stage, weights) in stages.into_iter().enumerate() {
+            evaluator.set_stage(stage, weights);
+        }
+        Ok((evaluator, file.header))
     }
 }
 
@@ -157,18 +203,63 @@ mod tests {
     use crate::games::reversi::{Reversi, ReversiConfig};
     use crate::games::testing::random_running_position;
     use crate::games::{Color, Game};
-    use crate::knowledge::reversi_patterns::symmetric_bitboard;
+    use crate::knowledge::reversi_patterns::{instance_indices, symmetric_bitboard};
     use rand::{Rng, SeedableRng};
 
     /// An evaluation with random weights everywhere: symmetry must hold whatever they are.
     fn random_evaluator(seed: u64) -> Evaluator {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut evaluator = Evaluator::zero();
-        for stage in &mut evaluator.stages {
-            stage.patterns.iter_mut().for_each(|weight| *weight = rng.random_range(-40..=40));
-            stage.numeric.iter_mut().for_each(|weight| *weight = rng.random_range(-100..=100));
+        for stage in 0..STAGES {
+            let mut weights = StageWeights::zero();
+            weights.patterns.iter_mut().for_each(|weight| *weight = rng.random_range(-40..=40));
+            weights.numeric.iter_mut().for_each(|weight| *weight = rng.random_range(-100..=100));
+            evaluator.set_stage(stage, weights);
         }
         evaluator
+    }
+
+    /// The value as the sum of every instance's weight, read from the stored tables: what the
+    /// folded tables must reproduce.
+    fn unfolded_value(evaluator: &Evaluator, player: u64, opponent: u64) -> i32 {
+        let stage = &evaluator.stages()[stage_of((!(player | opponent)).count_ones())];
+        let indices = instance_indices(player, opponent);
+        let mut sum: i32 = indices
+            .iter()
+            .enumerate()
+            .map(|(instance, &index)| i32::from(stage.patterns[weight_slot(instance, index)]))
+            .sum();
+        for (weight, value) in stage.numeric.iter().zip(numeric_features(player, opponent)) {
+            sum += i32::from(*weight) * value as i32;
+        }
+        sum.clamp(-MAX_EVALUATION, MAX_EVALUATION)
+    }
+
+    #[test]
+    fn folded_tables_give_the_sum_over_every_instance() {
+        // The groups of a pattern move digits alike, so one folded table serves them all.
+        for group in image_groups() {
+            let first = image_groups().iter().find(|other| other.pattern == group.pattern).unwrap();
+            assert_eq!(group.digit_moves, first.digit_moves, "{group:?}");
+        }
+        let evaluator = random_evaluator(3);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        let start = Reversi::new(&ReversiConfig);
+        for plies in [0, 5, 15, 25, 35, 45, 55] {
+            for _ in 0..20 {
+                let position = random_running_position(&start, &mut rng, plies);
+                let (player, opponent) = (position.player_discs(), position.opponent_discs());
+                assert_eq!(evaluator.evaluate(player, opponent), unfolded_value(&evaluator, player, opponent));
+            }
+        }
+        // And for the shipped weights.
+        let shipped = embedded().unwrap();
+        for _ in 0..50 {
+            let plies = rng.random_range(0..58);
+            let position = random_running_position(&start, &mut rng, plies);
+            let (player, opponent) = (position.player_discs(), position.opponent_discs());
+            assert_eq!(shipped.evaluate(player, opponent), unfolded_value(shipped, player, opponent));
+        }
     }
 
     #[test]
@@ -213,7 +304,7 @@ mod tests {
     #[test]
     fn the_embedded_weights_load() {
         let evaluator = embedded().expect("the shipped weights file loads");
-        assert_eq!(evaluator.stages.len(), STAGES);
+        assert_eq!(evaluator.stages().len(), STAGES);
         assert!(embedded_header().unwrap().description.contains("ponder train"));
     }
 }

@@ -127,6 +127,144 @@ pub fn instance_indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
     indices
 }
 
+/// One image of each group of images that read the same squares (in another order): the
+/// instances an evaluation with folded tables reads ([`ImageGroup`]), as (pattern, symmetry).
+/// An edge read from either end, or a corner block across its diagonal, is one group; 46
+/// instances in all, against [`INSTANCES`].
+pub fn image_groups() -> &'static [ImageGroup] {
+    static GROUPS: std::sync::OnceLock<Vec<ImageGroup>> = std::sync::OnceLock::new();
+    GROUPS.get_or_init(build_image_groups)
+}
+
+/// Images of one pattern reading the same squares: the image `symmetry` is read, and each
+/// member's index follows from its index (see [`ImageGroup::member_index`]).
+#[derive(Clone, Debug)]
+pub struct ImageGroup {
+    pub pattern: usize,
+    pub symmetry: usize,
+    /// The members' symmetries, the representative first.
+    pub members: Vec<usize>,
+    /// For each member, the position in the member's reading of the square at each position
+    /// of the representative's reading.
+    pub digit_moves: Vec<Vec<usize>>,
+}
+
+impl ImageGroup {
+    /// The index of member `member` in the configuration whose representative index is `index`.
+    pub fn member_index(&self, member: usize, index: u32) -> u32 {
+        let mut rest = index;
+        let mut moved = 0;
+        for &position in &self.digit_moves[member] {
+            moved += (rest % 3) * 3u32.pow(position as u32);
+            rest /= 3;
+        }
+        moved
+    }
+}
+
+fn build_image_groups() -> Vec<ImageGroup> {
+    let mut groups = Vec::new();
+    for pattern in 0..PATTERN_COUNT {
+        let length = BASE_PATTERNS[pattern].squares.len();
+        let reading = |symmetry: usize| -> Vec<usize> {
+            (0..length).map(|position| instance_square(pattern, symmetry, position)).collect()
+        };
+        let mut grouped = [false; IMAGES];
+        for symmetry in 0..IMAGES {
+            if grouped[symmetry] {
+                continue;
+            }
+            let squares = reading(symmetry);
+            let mut sorted = squares.clone();
+            sorted.sort_unstable();
+            let (mut members, mut digit_moves) = (Vec::new(), Vec::new());
+            for member in symmetry..IMAGES {
+                let member_squares = reading(member);
+                let mut member_sorted = member_squares.clone();
+                member_sorted.sort_unstable();
+                if grouped[member] || member_sorted != sorted {
+                    continue;
+                }
+                grouped[member] = true;
+                let moves = squares
+                    .iter()
+                    .map(|square| member_squares.iter().position(|s| s == square).expect("same squares"))
+                    .collect();
+                members.push(member);
+                digit_moves.push(moves);
+            }
+            groups.push(ImageGroup { pattern, symmetry, members, digit_moves });
+        }
+    }
+    groups
+}
+
+/// The representatives of [`image_groups`] as (pattern, symmetry), by symmetry: a constant, so
+/// that [`representative_indices`] compiles to straight-line code (a test checks it against
+/// the groups).
+pub const REPRESENTATIVES: [(usize, usize); 46] = [
+    (0, 0),
+    (1, 0),
+    (2, 0),
+    (3, 0),
+    (4, 0),
+    (5, 0),
+    (6, 0),
+    (7, 0),
+    (8, 0),
+    (9, 0),
+    (10, 0),
+    (0, 1),
+    (1, 1),
+    (6, 1),
+    (7, 1),
+    (8, 1),
+    (9, 1),
+    (10, 1),
+    (0, 2),
+    (1, 2),
+    (2, 2),
+    (3, 2),
+    (4, 2),
+    (5, 2),
+    (7, 2),
+    (8, 2),
+    (9, 2),
+    (10, 2),
+    (0, 3),
+    (1, 3),
+    (7, 3),
+    (8, 3),
+    (9, 3),
+    (10, 3),
+    (1, 4),
+    (2, 4),
+    (3, 4),
+    (4, 4),
+    (5, 4),
+    (1, 5),
+    (2, 5),
+    (3, 5),
+    (4, 5),
+    (5, 5),
+    (1, 6),
+    (1, 7),
+];
+
+/// The configuration index of each of [`REPRESENTATIVES`], in that order.
+#[inline]
+pub fn representative_indices(player: u64, opponent: u64) -> [u32; REPRESENTATIVES.len()] {
+    let players = pulled_back_images(player);
+    let opponents = pulled_back_images(opponent);
+    let mut indices = [0u32; REPRESENTATIVES.len()];
+    for (slot, &(pattern, symmetry)) in indices.iter_mut().zip(&REPRESENTATIVES) {
+        let player_bits = pattern_bits(pattern, players[symmetry]);
+        let opponent_bits = pattern_bits(pattern, opponents[symmetry]);
+        *slot = u32::from(TERNARY[player_bits as usize]) + 2 * u32::from(TERNARY[opponent_bits as usize]);
+    }
+    indices
+}
+
 /// For each symmetry `s`, the bitboard whose square `p` holds what `discs` holds at
 /// `symmetric_square(s, p)`: reading a base pattern's squares on it reads image `s`.
 fn pulled_back_images(discs: u64) -> [u64; IMAGES] {
@@ -170,24 +308,30 @@ fn transpose(mut board: u64) -> u64 {
 /// The squares of each base pattern at its base place, as bits in pattern order (the order of
 /// [`BASE_PATTERNS`]; a test checks it against a square-by-square reading).
 fn base_pattern_bits(board: u64) -> [u32; PATTERN_COUNT] {
+    std::array::from_fn(|pattern| pattern_bits(pattern, board))
+}
+
+/// The squares of base pattern `pattern` at its base place on `board`, as bits in pattern order.
+#[inline(always)]
+fn pattern_bits(pattern: usize, board: u64) -> u32 {
     // A diagonal running up and to the right from row 0 has one square per byte, at bit
     // (row + offset) of byte `row`: the multiplication adds all bytes into the top one.
     let diagonal =
         |offset: u32, mask: u64| ((board & mask).wrapping_mul(0x0101_0101_0101_0101) >> (56 + offset)) as u32;
     let row = |r: u32| (board >> (8 * r) & 0xff) as u32;
-    [
-        (board & 0x7 | board >> 5 & 0x38 | board >> 10 & 0x1c0) as u32,
-        (board & 0x1f | board >> 3 & 0x3e0) as u32,
-        (board & 0xff | (board >> 9 & 1) << 8 | (board >> 14 & 1) << 9) as u32,
-        row(1),
-        row(2),
-        row(3),
-        diagonal(0, 0x8040_2010_0804_0201),
-        diagonal(1, 0x0080_4020_1008_0402),
-        diagonal(2, 0x0000_8040_2010_0804),
-        diagonal(3, 0x0000_0080_4020_1008),
-        diagonal(4, 0x0000_0000_8040_2010),
-    ]
+    match pattern {
+        0 => (board & 0x7 | board >> 5 & 0x38 | board >> 10 & 0x1c0) as u32,
+        1 => (board & 0x1f | board >> 3 & 0x3e0) as u32,
+        2 => (board & 0xff | (board >> 9 & 1) << 8 | (board >> 14 & 1) << 9) as u32,
+        3 => row(1),
+        4 => row(2),
+        5 => row(3),
+        6 => diagonal(0, 0x8040_2010_0804_0201),
+        7 => diagonal(1, 0x0080_4020_1008_0402),
+        8 => diagonal(2, 0x0000_8040_2010_0804),
+        9 => diagonal(3, 0x0000_0080_4020_1008),
+        _ => diagonal(4, 0x0000_0000_8040_2010),
+    }
 }
 
 /// The numeric features of a position, in [`NUMERIC_FEATURES`] order.
@@ -296,6 +440,38 @@ mod tests {
                     assert_eq!(original, moved, "pattern {} symmetry {symmetry}", BASE_PATTERNS[pattern].name);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn image_groups_cover_every_instance_once_and_move_digits_as_the_readings_do() {
+        let groups = image_groups();
+        assert_eq!(groups.len(), 46);
+        let members: usize = groups.iter().map(|group| group.members.len()).sum();
+        assert_eq!(members, INSTANCES);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut listed: Vec<(usize, usize)> = groups.iter().map(|group| (group.pattern, group.symmetry)).collect();
+        let mut constant = REPRESENTATIVES.to_vec();
+        listed.sort_unstable();
+        constant.sort_unstable();
+        assert_eq!(listed, constant);
+        for _ in 0..200 {
+            let (player, opponent) = random_discs(&mut rng);
+            let indices = instance_indices(player, opponent);
+            let representatives = representative_indices(player, opponent);
+            for (&(pattern, symmetry), &index) in REPRESENTATIVES.iter().zip(&representatives) {
+                assert_eq!(index, indices[pattern * IMAGES + symmetry]);
+            }
+            let mut seen = vec![0u32; INSTANCES];
+            for group in groups {
+                let index = indices[group.pattern * IMAGES + group.symmetry];
+                for (member, &symmetry) in group.members.iter().enumerate() {
+                    let instance = group.pattern * IMAGES + symmetry;
+                    assert_eq!(group.member_index(member, index), indices[instance], "{group:?}");
+                    seen[instance] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&count| count == 1));
         }
     }
 

@@ -107,13 +107,14 @@ pub fn fit(samples: &[Sample], options: &FitOptions) -> (Evaluator, Vec<StageFit
             window.iter().map(|&index| Features::of(samples[index].player, samples[index].opponent)).collect();
         let window_targets: Vec<f64> = window.iter().map(|&index| targets[index].expect("filtered")).collect();
         let weights = solve_ridge(&features, &window_targets, options);
-        let stage_weights = &mut evaluator.stages[stage];
+        let mut stage_weights = evaluator.stages()[stage].clone();
         for (slot, &weight) in stage_weights.patterns.iter_mut().zip(&weights[..PATTERN_WEIGHTS_PER_STAGE]) {
             *slot = quantize(weight);
         }
         for (slot, &weight) in stage_weights.numeric.iter_mut().zip(&weights[PATTERN_WEIGHTS_PER_STAGE..]) {
             *slot = quantize(weight);
         }
+        evaluator.set_stage(stage, stage_weights);
         let own: Vec<usize> = (0..samples.len()).filter(|&index| stages[index] == stage).collect();
         let training_error = mean_absolute_error(own.iter().map(|&index| {
             let sample = &samples[index];
@@ -359,7 +360,7 @@ mod tests {
         let bytes = std::fs::read(&first).unwrap();
         assert_eq!(bytes, std::fs::read(&second).unwrap());
         let (evaluator, header) = Evaluator::from_bytes(&bytes).unwrap();
-        assert!(evaluator.stages.iter().any(|stage| stage.patterns.iter().any(|&w| w != 0)));
+        assert!(evaluator.stages().iter().any(|stage| stage.patterns.iter().any(|&w| w != 0)));
         let (_, hash, _) = load_shards(&dir.join("data")).unwrap();
         assert_eq!(header.data_hash, hash);
         // Other data, other weights and another hash.
