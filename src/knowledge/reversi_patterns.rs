@@ -164,8 +164,8 @@ impl ImageGroup {
 
 fn build_image_groups() -> Vec<ImageGroup> {
     let mut groups = Vec::new();
-    for pattern in 0..PATTERN_COUNT {
-        let length = BASE_PATTERNS[pattern].squares.len();
+    for (pattern, base) in BASE_PATTERNS.iter().enumerate() {
+        let length = base.squares.len();
         let reading = |symmetry: usize| -> Vec<usize> {
             (0..length).map(|position| instance_square(pattern, symmetry, position)).collect()
         };
@@ -178,14 +178,14 @@ fn build_image_groups() -> Vec<ImageGroup> {
             let mut sorted = squares.clone();
             sorted.sort_unstable();
             let (mut members, mut digit_moves) = (Vec::new(), Vec::new());
-            for member in symmetry..IMAGES {
+            for (member, member_grouped) in grouped.iter_mut().enumerate().skip(symmetry) {
                 let member_squares = reading(member);
                 let mut member_sorted = member_squares.clone();
                 member_sorted.sort_unstable();
-                if grouped[member] || member_sorted != sorted {
+                if *member_grouped || member_sorted != sorted {
                     continue;
                 }
-                grouped[member] = true;
+                *member_grouped = true;
                 let moves = squares
                     .iter()
                     .map(|square| member_squares.iter().position(|s| s == square).expect("same squares"))
@@ -271,7 +271,7 @@ fn pulled_back_images(discs: u64) -> [u64; IMAGES] {
     // symmetric_square transposes (s & 4), then mirrors the columns (s & 1), then the rows
     // (s & 2); pulling back applies the same maps in the reverse order.
     let mut images = [0u64; IMAGES];
-    for symmetry in 0..IMAGES {
+    for (symmetry, slot) in images.iter_mut().enumerate() {
         let mut image = discs;
         if symmetry & 2 != 0 {
             image = image.swap_bytes();
@@ -282,7 +282,7 @@ fn pulled_back_images(discs: u64) -> [u64; IMAGES] {
         if symmetry & 4 != 0 {
             image = transpose(image);
         }
-        images[symmetry] = image;
+        *slot = image;
     }
     images
 }
