@@ -80,6 +80,18 @@ fn ponder_against_itself_writes_records_and_a_table() {
     settings.openings = vec![vec!["B2".to_string()]];
     let summary = run_match(&settings).unwrap();
     assert_eq!(summary.tally.games(), 4);
+    // Every move but the opening's was an engine's answer to genmove, and the report gives
+    // each engine's share with its thinking time.
+    let mut asked = 0;
+    for report in &summary.games {
+        assert_eq!(report.result.genmoves.iter().sum::<usize>(), report.result.moves - 1, "{:?}", report.result.ending);
+        asked += report.result.moves - 1;
+    }
+    let report = summary.report(None);
+    let line = report.lines().find(|line| line.starts_with("Thinking time: ")).unwrap_or_else(|| panic!("{report}"));
+    let counts: Vec<usize> =
+        line.split(" over ").skip(1).map(|part| part.split(' ').next().unwrap().parse().unwrap()).collect();
+    assert_eq!(counts.iter().sum::<usize>(), asked, "{line}");
     let table = std::fs::read_to_string(dir.join("results.tsv")).unwrap();
     assert_eq!(table.lines().count(), 5, "{table}");
     for number in 1..=4 {

@@ -35,6 +35,8 @@ pub struct GameResult {
     pub moves: usize,
     /// Thinking time used by Black and White, seconds.
     pub seconds: [f64; 2],
+    /// Moves Black and White were asked for (`genmove`s; the opening's moves are not theirs).
+    pub genmoves: [usize; 2],
     /// The game as an SGF record (players, result and reason filled in).
     pub record: Record,
 }
@@ -172,6 +174,7 @@ pub fn play_game(
         _ => None,
     };
     let mut seconds = [0.0; 2];
+    let mut genmoves = [0usize; 2];
     let mut passes = 0;
     let (width, height) = board.size();
     let move_limit = 4 * width * height + 16;
@@ -222,6 +225,7 @@ pub fn play_game(
         let answer = engine.send(&format!("genmove {}", color.letter()), deadline);
         let used = started.elapsed().as_secs_f64();
         seconds[side] += used;
+        genmoves[side] += 1;
         let text = match answer {
             Ok(Ok(text)) => text,
             Ok(Err(message)) => break (Some(other), Ending::Forfeit(format!("genmove failed: {message}"))),
@@ -262,7 +266,7 @@ pub fn play_game(
     let mut record = record_of(board.as_ref());
     record.black_name = Some(players[0].name().to_string());
     record.white_name = Some(players[1].name().to_string());
-    let mut result = GameResult { winner, ending, moves: board.moves_played(), seconds, record };
+    let mut result = GameResult { winner, ending, moves: board.moves_played(), seconds, genmoves, record };
     result.record.result = Some(result.result_text());
     result.record.comment = Some(result.reason());
     Ok(result)

@@ -166,6 +166,9 @@ impl MatchSummary {
             let _ = writeln!(text, "Score: {:.1}%", score * 100.0);
             let _ = writeln!(text, "Elo difference: {elo:+.1} (95% interval {low:+.1} to {high:+.1})");
         }
+        if let Some(line) = self.thinking_time_line() {
+            text.push_str(&line);
+        }
         if let (Some(settings), Some((llr, decision))) = (sprt, self.sprt) {
             let (lower, upper) = settings.bounds();
             let _ = writeln!(
@@ -175,6 +178,32 @@ impl MatchSummary {
             );
         }
         text
+    }
+
+    /// Each engine's mean thinking time per move it was asked for, over every game: what a
+    /// match result must state beside its score. `None` before any engine moved.
+    fn thinking_time_line(&self) -> Option<String> {
+        let (mut seconds, mut moves) = ([0.0f64; 2], [0usize; 2]);
+        for report in &self.games {
+            // Index 0 is engine A, 1 engine B.
+            let a_side = if report.a_is_black { 0 } else { 1 };
+            for (engine, side) in [(0, a_side), (1, 1 - a_side)] {
+                seconds[engine] += report.result.seconds[side];
+                moves[engine] += report.result.genmoves[side];
+            }
+        }
+        if moves[0] == 0 || moves[1] == 0 {
+            return None;
+        }
+        Some(format!(
+            "Thinking time: {} {:.2} s/move over {} moves, {} {:.2} s/move over {} moves\n",
+            self.name_a,
+            seconds[0] / moves[0] as f64,
+            moves[0],
+            self.name_b,
+            seconds[1] / moves[1] as f64,
+            moves[1]
+        ))
     }
 }
 
