@@ -114,7 +114,8 @@ enum Tool {
     /// Solves every position of a test file with the game's exact solver and checks the known
     /// answers (Reversi: FFO files as in ../shared/data/reversi/; Connect Four: Pascal Pons'
     /// `moves score` test sets as in ../shared/data/connect4/; Hex: first-move outcome files
-    /// `board,cell,winner` as in ../shared/data/hex/).
+    /// `board,cell,winner` as in ../shared/data/hex/; Gomoku: tables of won positions as in
+    /// tests/data/gomoku/, where it reports how many the threat search (VCF, then VCT) wins).
     Solve {
         /// The game whose solver to run.
         #[arg(long)]
@@ -494,6 +495,7 @@ fn run_solve(
     match game.name {
         "connect4" => solve_connect4_test_set(&text),
         "hex" => solve_hex_first_moves(&text, boards),
+        "gomoku" => solve_gomoku_won_positions(&text),
         "reversi" => {
             use ponder::solvers::reversi_endgame::{SolveOptions, solve_ffo_file};
             let options = SolveOptions { threads, ..SolveOptions::default() };
@@ -592,6 +594,43 @@ fn solve_connect4_test_set(text: &str) -> Result<(), String> {
     let wrong = report.solved.len() - report.correct();
     if wrong > 0 || !report.rejected.is_empty() {
         return Err(format!("{wrong} wrong, {} rejected", report.rejected.len()));
+    }
+    Ok(())
+}
+
+/// Every position of a Gomoku won-position table (tests/data/gomoku/README.md): one line per
+/// position with the search that won it, the move, nodes and time, then the totals (the hit
+/// rate). Fails on an unreadable line or a found line that does not check, not on a miss.
+fn solve_gomoku_won_positions(text: &str) -> Result<(), String> {
+    use ponder::games::Game;
+    use ponder::solvers::gomoku_tactics::{ThreatKind, solve_won_positions};
+    use ponder::solvers::gomoku_vcf::{VcfOptions, parse_won_positions_tsv};
+    use std::sync::atomic::AtomicBool;
+    let (positions, problems) = parse_won_positions_tsv(text);
+    for problem in &problems {
+        eprintln!("{problem}");
+    }
+    let mut bad_lines = 0;
+    let stop = AtomicBool::new(false);
+    let report = solve_won_positions(&positions, &VcfOptions::vcf(), &VcfOptions::vct(), &stop, |result| {
+        let position = &positions.iter().find(|puzzle| puzzle.id == result.id).expect("its own id").position;
+        let (kind, cell) = match result.found {
+            Some((ThreatKind::Vcf, cell)) => ("VCF", position.format_move(cell)),
+            Some((ThreatKind::Vct, cell)) => ("VCT", position.format_move(cell)),
+            None => ("-", "-".to_string()),
+        };
+        let note = result.bad_line.as_ref().map(|why| format!("  BAD LINE: {why}")).unwrap_or_default();
+        bad_lines += usize::from(result.bad_line.is_some());
+        println!(
+            "{:<24} {kind:<3} {cell:<4} {:>10} nodes {:>10.3} ms{note}",
+            result.id,
+            result.nodes,
+            result.time.as_secs_f64() * 1e3
+        );
+    });
+    println!("{report}");
+    if bad_lines > 0 || !problems.is_empty() {
+        return Err(format!("{bad_lines} bad lines, {} unreadable", problems.len()));
     }
     Ok(())
 }

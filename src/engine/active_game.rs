@@ -68,7 +68,22 @@ pub struct SolverHooks<G: Game> {
     /// The threat search the MCTS runs inside its tree (Gomoku: VCF and VCT for both sides at
     /// the root and at nodes with `threat_visits` visits).
     pub node_threats: Option<NodeSearch<G>>,
+    /// Asked after `genmove` searched: whether the opponent wins by force after the side to
+    /// move plays this move (Gomoku: its VCF or VCT, with larger limits than the tree's). The
+    /// search's choice is played unless it is refuted; then the next root moves by the search's
+    /// order are tried. `false` when the budget (context's stop flag) ran out first.
+    pub refuted_move: Option<RefutedMoveHook<G>>,
 }
+
+/// The `refuted_move` hook: whether the opponent wins by force after the move.
+pub type RefutedMoveHook<G> = fn(&G, <G as Game>::Move, &SolveContext) -> bool;
+
+/// The share of a move's time kept from the search for the `refuted_move` checks (with the
+/// time the search leaves unused).
+const REFUTATION_SHARE: f64 = 0.2;
+
+/// The most root moves the `refuted_move` checks try, the search's choice first.
+const REFUTATION_CANDIDATES: usize = 6;
 
 /// The `losing_moves` hook: moves of the side to move that lose at once.
 pub type LosingMovesHook<G> = fn(&G) -> Vec<<G as Game>::Move>;
@@ -344,35 +359,9 @@ impl<G: Game> GameState<G> {
         const SOLVER_SHARE: f64 = 0.4;
         let time = request.limits.target_time.or(request.limits.max_time);
         let budget = time.map(|budget| budget.mul_f64(SOLVER_SHARE));
-        let deadline_stop = AtomicBool::new(false);
-        let context = SolveContext { threads: self.search.params().threads, budget, stop: &deadline_stop };
-        let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
-        let verdict = std::thread::scope(|scope| {
-            // A watchdog ends the solve at its deadline or when an interrupt arrives; it waits
-            // on the channel, so it wakes at once when the solve is over.
-            let deadline_stop = &deadline_stop;
-            let interrupt = request.stop;
-            let watchdog = scope.spawn(move || {
-                let deadline = budget.map(|budget| Instant::now() + budget);
-                loop {
-                    if interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                        deadline_stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    match finished_signal.recv_timeout(Duration::from_millis(5)) {
-                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                        _ => return,
-                    }
-                }
-            });
-            let verdict = solved_move(position, &context);
-            drop(finished);
-            // Joined explicitly: the scope alone returns when the closure ends, before the
-            // thread has exited (LeakSanitizer, in the fuzz campaign, saw its thread-local
-            // destructor list outlive the command).
-            let _ = watchdog.join();
-            verdict
-        })?;
+        let threads = self.search.params().threads;
+        let verdict =
+            with_deadline(budget, request.stop, |stop| solved_move(position, &SolveContext { threads, budget, stop }))?;
         match verdict {
             SolverVerdict::Play(mv) => {
                 log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
@@ -380,6 +369,51 @@ impl<G: Game> GameState<G> {
             SolverVerdict::Lost => log::info!("{}: proven lost by the exact solver", position.to_move()),
         }
         Some(verdict)
+    }
+
+    /// The search's choice `best` unless the `refuted_move` check finds the opponent wins by
+    /// force after it; then the first of the next root moves (in the search's order, not proven
+    /// lost, at most [`REFUTATION_CANDIDATES`] in all) that the check does not refute, or `best`
+    /// when every one tried is refuted or the budget runs out first.
+    fn unrefuted_move(
+        &self,
+        position: &G,
+        result: &SearchResult<G::Move>,
+        best: G::Move,
+        refuted: RefutedMoveHook<G>,
+        budget: Option<Duration>,
+        interrupt: &AtomicBool,
+    ) -> G::Move {
+        let threads = self.search.params().threads;
+        let candidates = std::iter::once(best)
+            .chain(
+                result
+                    .moves
+                    .iter()
+                    .filter(|stats| stats.mv != best && stats.proof != Proof::MoverLoses)
+                    .map(|stats| stats.mv),
+            )
+            .take(REFUTATION_CANDIDATES);
+        with_deadline(budget, interrupt, |stop| {
+            let context = SolveContext { threads, budget, stop };
+            for mv in candidates {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if !refuted(position, mv, &context) {
+                    if mv != best {
+                        log::info!(
+                            "{} {}: played instead of {}, which the opponent refutes by force",
+                            position.to_move(),
+                            position.format_move(mv),
+                            position.format_move(best)
+                        );
+                    }
+                    return mv;
+                }
+            }
+            best
+        })
     }
 
     /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.
@@ -463,6 +497,37 @@ impl<G: Game> GameRecord for GameState<G> {
         }
         moves
     }
+}
+
+/// Runs `work` with a stop flag that a watchdog sets at `budget` from now (never without a
+/// budget) or as soon as `interrupt` is set. Blocks until `work` returns.
+fn with_deadline<T>(budget: Option<Duration>, interrupt: &AtomicBool, work: impl FnOnce(&AtomicBool) -> T) -> T {
+    let deadline_stop = AtomicBool::new(false);
+    let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        // The watchdog waits on the channel, so it wakes at once when the work is over.
+        let deadline_stop = &deadline_stop;
+        let watchdog = scope.spawn(move || {
+            let deadline = budget.map(|budget| Instant::now() + budget);
+            loop {
+                if interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    deadline_stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                match finished_signal.recv_timeout(Duration::from_millis(5)) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+            }
+        });
+        let result = work(deadline_stop);
+        drop(finished);
+        // Joined explicitly: the scope alone returns when the closure ends, before the thread
+        // has exited (LeakSanitizer, in the fuzz campaign, saw its thread-local destructor list
+        // outlive the command).
+        let _ = watchdog.join();
+        result
+    })
 }
 
 fn config_error(error: ConfigError) -> GtpError {
@@ -576,11 +641,19 @@ impl<G: Game> ActiveGame for GameState<G> {
             Some(SolverVerdict::Lost) if self.search.params().resign => return Ok(GenMove::Resign),
             Some(SolverVerdict::Lost) | None => {}
         }
-        // The search gets what the solver left of the move's time.
+        // The search gets what the solver left of the move's time, less the share kept for
+        // checking its choice.
         let mut request = request;
+        let refuted_move =
+            self.solver.as_ref().and_then(|hooks| hooks.refuted_move).filter(|_| self.search.params().solver);
+        let move_time = request.limits.max_time;
+        let interrupt = request.stop;
         let solving = solve_started.elapsed();
-        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solving));
-        request.limits.target_time = request.limits.target_time.map(|time| time.saturating_sub(solving));
+        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
+        request.limits.max_time =
+            request.limits.max_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
+        request.limits.target_time =
+            request.limits.target_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
         if let Some((mv, summary)) = self.midgame_move(&position, &request) {
             if commit {
                 let start = position.clone();
@@ -597,7 +670,13 @@ impl<G: Game> ActiveGame for GameState<G> {
             log::info!("{}: proven lost by the search, resigns", position.to_move());
             return Ok(GenMove::Resign);
         }
-        let mv = result.best_move.ok_or(GtpError::IllegalMove)?;
+        let mut mv = result.best_move.ok_or(GtpError::IllegalMove)?;
+        if let Some(refuted) = refuted_move
+            && result.root_proof == RootProof::Unknown
+        {
+            let budget = move_time.map(|time| time.saturating_sub(solve_started.elapsed()));
+            mv = self.unrefuted_move(&position, &result, mv, refuted, budget, interrupt);
+        }
         // The optional value threshold (off by default): a well-searched best move that rarely
         // wins.
         if params.resign

@@ -15,7 +15,7 @@ use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
-use crate::solvers::gomoku_tactics::{self, TacticsLimits};
+use crate::solvers::gomoku_tactics::{self, RefutationLimits, TacticsLimits};
 use crate::solvers::hex_solver::{self, SolveValue};
 use crate::solvers::reversi_endgame::{self, solve_endgame};
 use crate::solvers::{hex_tree_knowledge, hex_vc};
@@ -45,6 +45,7 @@ pub const GAMES: &[GameEntry] = &[
                 losing_moves: None,
                 expansion_proof: None,
                 node_threats: Some(NodeSearch::threats(gomoku_tactics::node_threats)),
+                refuted_move: Some(gomoku_refuted_move),
             }))
         },
     },
@@ -60,6 +61,7 @@ pub const GAMES: &[GameEntry] = &[
                     losing_moves: None,
                     expansion_proof: None,
                     node_threats: None,
+                    refuted_move: None,
                 },
             ))
         },
@@ -82,6 +84,7 @@ pub const GAMES: &[GameEntry] = &[
                         losing_moves: Some(hex_moves_outside_must_play),
                         expansion_proof: Some(hex_vc::expansion_proof),
                         node_threats: Some(NodeSearch::knowledge(hex_tree_knowledge::node_knowledge)),
+                        refuted_move: None,
                     })
                     .resigning_proven_losses(),
             )
@@ -100,6 +103,7 @@ pub const GAMES: &[GameEntry] = &[
                         losing_moves: None,
                         expansion_proof: None,
                         node_threats: None,
+                        refuted_move: None,
                     })
                     .with_midgame_search(reversi_midgame_move),
             )
@@ -366,6 +370,12 @@ fn solve_gomoku(position: &Mnk, context: &SolveContext) -> Option<String> {
 fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<SolverVerdict<Cell>> {
     let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
     gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop).map(SolverVerdict::Play)
+}
+
+/// After the search: whether the opponent wins by VCF or VCT once `mv` is played (the check
+/// that keeps the search's choice from walking into a forcing win it did not see).
+fn gomoku_refuted_move(position: &Mnk, mv: Cell, context: &SolveContext) -> bool {
+    gomoku_tactics::opponent_wins_after(position, mv, &RefutationLimits::default(), context.stop)
 }
 
 #[cfg(test)]

@@ -444,7 +444,8 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
     Some(search.three_defences())
 }
 
-/// One VCF puzzle: a position and the side that must win by continuous fours.
+/// One test position: a position and the side that wins it (by continuous fours, in the VCF
+/// puzzle files; by force, in the won-position tables).
 #[derive(Clone, Debug)]
 pub struct VcfPuzzle {
     /// The puzzle's id or its 1-based number in the file.
@@ -482,6 +483,26 @@ fn puzzle_position(cells: &[&str], attacker: Color) -> Result<Mnk, String> {
 /// status says they are freestyle VCFs (`same_as_renju`, `shorter_prefix`, `immediate_five`),
 /// and one message per line that could not be read or is not a freestyle VCF.
 pub fn parse_vcf_puzzles_tsv(text: &str) -> (Vec<VcfPuzzle>, Vec<String>) {
+    parse_position_table(text, |fields| {
+        let status = fields.get(5).copied().unwrap_or("");
+        if matches!(status, "same_as_renju" | "shorter_prefix" | "immediate_five") {
+            Ok(())
+        } else {
+            Err(format!("not a freestyle VCF (status {status:?})"))
+        }
+    })
+}
+
+/// Reads a table of won positions in the puzzle table's layout (header line; columns id, side
+/// to move, comma-separated stones in play order in puzzle cells, then any further columns,
+/// which are not read), such as `tests/data/gomoku/rapfi_won_positions.tsv`: every position,
+/// and one message per line that could not be read.
+pub fn parse_won_positions_tsv(text: &str) -> (Vec<VcfPuzzle>, Vec<String>) {
+    parse_position_table(text, |_| Ok(()))
+}
+
+/// The rows of a puzzle-layout table that `accept` (given the row's columns) lets through.
+fn parse_position_table(text: &str, accept: impl Fn(&[&str]) -> Result<(), String>) -> (Vec<VcfPuzzle>, Vec<String>) {
     let mut puzzles = Vec::new();
     let mut problems = Vec::new();
     for (number, line) in text.lines().enumerate().skip(1).filter(|(_, line)| !line.trim().is_empty()) {
@@ -496,10 +517,7 @@ pub fn parse_vcf_puzzles_tsv(text: &str) -> (Vec<VcfPuzzle>, Vec<String>) {
                 "W" => Color::White,
                 _ => return Err(format!("bad side {side:?}")),
             };
-            let status = fields.get(5).copied().unwrap_or("");
-            if !matches!(status, "same_as_renju" | "shorter_prefix" | "immediate_five") {
-                return Err(format!("not a freestyle VCF (status {status:?})"));
-            }
+            accept(&fields)?;
             let cells: Vec<&str> = stones.split(',').map(str::trim).filter(|cell| !cell.is_empty()).collect();
             Ok(VcfPuzzle { id: id.to_string(), position: puzzle_position(&cells, attacker)?, attacker })
         })();
