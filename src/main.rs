@@ -143,10 +143,12 @@ enum Tool {
     },
     /// Referees a match between two GTP engines (like gogui-twogtp).
     Match(MatchOptions),
-    /// Plays self-play games with randomised openings and writes their positions, labelled by
-    /// the exact solver where the empties allow, as shards (format: src/train/reversi_selfplay.rs).
+    /// Plays self-play games with randomised openings and writes them as shards. Reversi: their
+    /// positions, labelled by the exact solver where the empties allow (format:
+    /// src/train/reversi_selfplay.rs). Hex: the game records of searches at `--visits` playouts
+    /// a move (format: src/train/hex_selfplay.rs).
     Selfplay {
-        /// The game (reversi).
+        /// The game (reversi or hex).
         #[arg(long)]
         game: String,
         /// Seed of the run: the same seed gives the same shards.
@@ -158,9 +160,19 @@ enum Tool {
         /// Shards the games are split into (one file each).
         #[arg(long, default_value_t = 1)]
         shards: usize,
-        /// Positions with at most this many empties are solved exactly.
+        /// Positions with at most this many empties are solved exactly (Reversi).
         #[arg(long, default_value_t = 16)]
         solve_empties: u32,
+        /// Board side (Hex).
+        #[arg(long, default_value_t = 11)]
+        size: usize,
+        /// Playouts per searched move (Hex).
+        #[arg(long, default_value_t = 3000)]
+        visits: u64,
+        /// Make only this shard of the run (Hex; numbered from 0), so that processes or
+        /// machines can share a run.
+        #[arg(long)]
+        shard: Option<usize>,
         /// The directory the shards are written to.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -303,11 +315,31 @@ fn main() -> ExitCode {
             check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
         }
         Some(Tool::Match(options)) => run_match(options),
-        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, out }) => only_reversi(&game).and_then(|()| {
-            let options =
-                ponder::train::reversi_selfplay::SelfplayOptions { seed, games, shards, solve_empties, out_dir: out };
-            ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
-        }),
+        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, size, visits, shard, out }) => {
+            if game.eq_ignore_ascii_case("hex") {
+                let options = ponder::train::hex_selfplay::HexSelfplayOptions {
+                    seed,
+                    games,
+                    shards,
+                    size,
+                    visits,
+                    only_shard: shard,
+                    out_dir: out,
+                };
+                ponder::train::hex_selfplay::run_selfplay(&options).map(print_lines)
+            } else {
+                only_reversi(&game).and_then(|()| {
+                    let options = ponder::train::reversi_selfplay::SelfplayOptions {
+                        seed,
+                        games,
+                        shards,
+                        solve_empties,
+                        out_dir: out,
+                    };
+                    ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
+                })
+            }
+        }
         Some(Tool::Train { game, data, out, ridge, iterations, stage_window }) => only_reversi(&game).and_then(|()| {
             if !(ridge.is_finite() && ridge > 0.0) {
                 return Err(format!("--ridge {ridge}: expected a positive number"));
