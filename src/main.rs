@@ -177,9 +177,10 @@ enum Tool {
         #[arg(long)]
         out: std::path::PathBuf,
     },
-    /// Fits the evaluation weights to the shards of a directory, deterministically.
+    /// Fits the weights to the shards of a directory, deterministically: Reversi's evaluation
+    /// (src/train/reversi_fit.rs) or Hex's move patterns (src/train/hex_fit.rs).
     Train {
-        /// The game (reversi).
+        /// The game (reversi or hex).
         #[arg(long)]
         game: String,
         /// The directory of shards (`ponder selfplay --out`).
@@ -191,12 +192,16 @@ enum Tool {
         /// Ridge penalty per weight, in squared discs.
         #[arg(long, default_value_t = 10.0)]
         ridge: f64,
-        /// Conjugate-gradient iterations per stage.
+        /// Conjugate-gradient iterations per stage (Reversi), minorization-maximization rounds
+        /// (Hex).
         #[arg(long, default_value_t = 60)]
         iterations: usize,
         /// A stage also learns from the positions of the stages this close to it.
         #[arg(long, default_value_t = 0)]
         stage_window: usize,
+        /// Held-out shards to report the move-prediction accuracy on (Hex).
+        #[arg(long)]
+        test: Option<std::path::PathBuf>,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -340,13 +345,19 @@ fn main() -> ExitCode {
                 })
             }
         }
-        Some(Tool::Train { game, data, out, ridge, iterations, stage_window }) => only_reversi(&game).and_then(|()| {
-            if !(ridge.is_finite() && ridge > 0.0) {
-                return Err(format!("--ridge {ridge}: expected a positive number"));
-            }
-            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
-            ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
-        }),
+        Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("hex") => {
+            let options = ponder::train::hex_fit::HexFitOptions { iterations, test };
+            ponder::train::hex_fit::run_train(&data, &out, &options).map(print_lines)
+        }
+        Some(Tool::Train { game, data, out, ridge, iterations, stage_window, .. }) => {
+            only_reversi(&game).and_then(|()| {
+                if !(ridge.is_finite() && ridge > 0.0) {
+                    return Err(format!("--ridge {ridge}: expected a positive number"));
+                }
+                let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
+                ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
+            })
+        }
         Some(Tool::ProbcutFit { game, data, out, positions, max_depth }) => only_reversi(&game).and_then(|()| {
             let evaluator =
                 ponder::knowledge::reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?;

@@ -56,6 +56,8 @@ pub struct HexSelfplayOptions {
 /// One game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// Board side (from the shard's first line).
+    pub size: usize,
     pub number: usize,
     pub winner: Option<Color>,
     /// The leading moves that were drawn at random.
@@ -125,11 +127,11 @@ pub fn format_record(record: &GameRecord) -> String {
     line
 }
 
-/// Reads a shard line back.
+/// Reads a shard line back, a game on a `size` board.
 ///
 /// # Errors
 /// A message saying what is wrong with the line.
-pub fn parse_record(line: &str) -> Result<GameRecord, String> {
+pub fn parse_record(line: &str, size: usize) -> Result<GameRecord, String> {
     let mut words = line.split_ascii_whitespace();
     let mut next = |what: &str| words.next().ok_or_else(|| format!("missing {what}"));
     let number = next("game number")?.parse().map_err(|_| "bad game number".to_string())?;
@@ -144,7 +146,13 @@ pub fn parse_record(line: &str) -> Result<GameRecord, String> {
     if random_moves > moves.len() {
         return Err("more random moves than moves".to_string());
     }
-    Ok(GameRecord { number, winner, random_moves, moves })
+    Ok(GameRecord { size, number, winner, random_moves, moves })
+}
+
+/// The board side a shard's first line gives.
+fn shard_size(first_line: &str) -> Option<usize> {
+    let rest = first_line.strip_prefix("# ponder selfplay hex format 1: size ")?;
+    rest.split(',').next()?.parse().ok()
 }
 
 /// Seeds of a game: its random opening's generator and its search, from the run seed and the
@@ -202,7 +210,7 @@ fn play_game(options: &HexSelfplayOptions, game: usize) -> Result<GameRecord, St
         // other did before; the loser's genmove says which.
         winner = Some(color.opponent());
     }
-    Ok(GameRecord { number: game, winner, random_moves, moves })
+    Ok(GameRecord { size: options.size, number: game, winner, random_moves, moves })
 }
 
 /// The game records of every shard file (`*.txt`) of `dir`, in file-name order, with the hash
@@ -228,11 +236,13 @@ pub fn load_records(dir: &Path) -> Result<(Vec<GameRecord>, u64, usize), String>
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         hash = fnv1a(hash, name.as_bytes());
         hash = fnv1a(hash, text.as_bytes());
+        let size = shard_size(text.lines().next().unwrap_or_default())
+            .ok_or_else(|| format!("{}: not a hex self-play shard (first line)", path.display()))?;
         for (number, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            records.push(parse_record(line).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?);
+            records.push(parse_record(line, size).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?);
         }
     }
     Ok((records, hash, files.len()))
@@ -245,16 +255,18 @@ mod tests {
     #[test]
     fn records_round_trip_and_bad_lines_are_refused() {
         let record = GameRecord {
+            size: 11,
             number: 7,
             winner: Some(Color::White),
             random_moves: 1,
             moves: vec!["a1".into(), "f6".into(), "e7".into()],
         };
         assert_eq!(format_record(&record), "7 W 1 a1 f6 e7");
-        assert_eq!(parse_record(&format_record(&record)).unwrap(), record);
-        assert!(parse_record("7 X 1 a1").is_err());
-        assert!(parse_record("7 B 3 a1").is_err());
-        assert!(parse_record("x B 0").is_err());
+        assert_eq!(parse_record(&format_record(&record), 11).unwrap(), record);
+        assert!(parse_record("7 X 1 a1", 11).is_err());
+        assert!(parse_record("7 B 3 a1", 11).is_err());
+        assert!(parse_record("x B 0", 11).is_err());
+        assert_eq!(shard_size("# ponder selfplay hex format 1: size 13, seed 1"), Some(13));
     }
 
     #[test]
@@ -279,7 +291,7 @@ mod tests {
         for record in records {
             assert!(record.winner.is_some());
             assert!((1..=MAX_RANDOM_OPENING).contains(&record.random_moves));
-            assert!(record.moves.len() >= 5, "{record:?}");
+            assert!(record.moves.len() > record.random_moves, "{record:?}");
         }
     }
 }
