@@ -144,10 +144,12 @@ enum Tool {
     },
     /// Referees a match between two GTP engines (like gogui-twogtp).
     Match(MatchOptions),
-    /// Plays self-play games with randomised openings and writes their positions, labelled by
-    /// the exact solver where the empties allow, as shards (format: src/train/reversi_selfplay.rs).
+    /// Plays self-play games with randomised openings and writes them as shards. Reversi: their
+    /// positions, labelled by the exact solver where the empties allow (format:
+    /// src/train/reversi_selfplay.rs). Hex: the game records of searches at `--visits` playouts
+    /// a move (format: src/train/hex_selfplay.rs).
     Selfplay {
-        /// The game (reversi).
+        /// The game (reversi or hex).
         #[arg(long)]
         game: String,
         /// Seed of the run: the same seed gives the same shards.
@@ -159,20 +161,32 @@ enum Tool {
         /// Shards the games are split into (one file each).
         #[arg(long, default_value_t = 1)]
         shards: usize,
-        /// Positions with at most this many empties are solved exactly.
+        /// Positions with at most this many empties are solved exactly (Reversi).
         #[arg(long, default_value_t = 16)]
         solve_empties: u32,
-        /// 0: moves by a one-ply heuristic; D: by alpha-beta to depth D with the embedded
-        /// evaluation (games closer to strong play; the shards then depend on the weights).
+        /// Reversi: 0 plays the moves by a one-ply heuristic; D by alpha-beta to depth D with
+        /// the embedded evaluation (games closer to strong play; the shards then depend on the
+        /// weights).
         #[arg(long, default_value_t = 0)]
         player_depth: u32,
+        /// Board side (Hex).
+        #[arg(long, default_value_t = 11)]
+        size: usize,
+        /// Playouts per searched move (Hex).
+        #[arg(long, default_value_t = 3000)]
+        visits: u64,
+        /// Make only this shard of the run (Hex; numbered from 0), so that processes or
+        /// machines can share a run.
+        #[arg(long)]
+        shard: Option<usize>,
         /// The directory the shards are written to.
         #[arg(long)]
         out: std::path::PathBuf,
     },
-    /// Fits the evaluation weights to the shards of a directory, deterministically.
+    /// Fits the weights to the shards of a directory, deterministically: Reversi's evaluation
+    /// (src/train/reversi_fit.rs) or Hex's move patterns (src/train/hex_fit.rs).
     Train {
-        /// The game (reversi).
+        /// The game (reversi or hex).
         #[arg(long)]
         game: String,
         /// The directory of shards (`ponder selfplay --out`).
@@ -184,12 +198,16 @@ enum Tool {
         /// Ridge penalty per weight, in squared discs.
         #[arg(long, default_value_t = 10.0)]
         ridge: f64,
-        /// Conjugate-gradient iterations per stage.
+        /// Conjugate-gradient iterations per stage (Reversi), minorization-maximization rounds
+        /// (Hex).
         #[arg(long, default_value_t = 60)]
         iterations: usize,
         /// A stage also learns from the positions of the stages this close to it.
         #[arg(long, default_value_t = 0)]
         stage_window: usize,
+        /// Held-out shards to report the move-prediction accuracy on (Hex).
+        #[arg(long)]
+        test: Option<std::path::PathBuf>,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -308,20 +326,41 @@ fn main() -> ExitCode {
             check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
         }
         Some(Tool::Match(options)) => run_match(options),
-        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, player_depth, out }) => only_reversi(&game)
-            .and_then(|()| {
-                use ponder::train::reversi_selfplay::{Player, SelfplayOptions};
-                let player = if player_depth == 0 { Player::Heuristic } else { Player::Search { depth: player_depth } };
-                let options = SelfplayOptions { seed, games, shards, solve_empties, player, out_dir: out };
-                ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
-            }),
-        Some(Tool::Train { game, data, out, ridge, iterations, stage_window }) => only_reversi(&game).and_then(|()| {
-            if !(ridge.is_finite() && ridge > 0.0) {
-                return Err(format!("--ridge {ridge}: expected a positive number"));
+        Some(Tool::Selfplay { game, seed, games, shards, solve_empties, player_depth, size, visits, shard, out }) => {
+            if game.eq_ignore_ascii_case("hex") {
+                let options = ponder::train::hex_selfplay::HexSelfplayOptions {
+                    seed,
+                    games,
+                    shards,
+                    size,
+                    visits,
+                    only_shard: shard,
+                    out_dir: out,
+                };
+                ponder::train::hex_selfplay::run_selfplay(&options).map(print_lines)
+            } else {
+                only_reversi(&game).and_then(|()| {
+                    use ponder::train::reversi_selfplay::{Player, SelfplayOptions};
+                    let player =
+                        if player_depth == 0 { Player::Heuristic } else { Player::Search { depth: player_depth } };
+                    let options = SelfplayOptions { seed, games, shards, solve_empties, player, out_dir: out };
+                    ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
+                })
             }
-            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
-            ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
-        }),
+        }
+        Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("hex") => {
+            let options = ponder::train::hex_fit::HexFitOptions { iterations, test };
+            ponder::train::hex_fit::run_train(&data, &out, &options).map(print_lines)
+        }
+        Some(Tool::Train { game, data, out, ridge, iterations, stage_window, .. }) => {
+            only_reversi(&game).and_then(|()| {
+                if !(ridge.is_finite() && ridge > 0.0) {
+                    return Err(format!("--ridge {ridge}: expected a positive number"));
+                }
+                let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
+                ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
+            })
+        }
         Some(Tool::ProbcutFit { game, data, out, positions, max_depth }) => only_reversi(&game).and_then(|()| {
             let evaluator =
                 ponder::knowledge::reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?;

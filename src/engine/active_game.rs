@@ -12,7 +12,7 @@ use crate::games::{
 };
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
-use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams, SearchResult, TreeStats};
+use crate::search::{Limits, NodeSearch, PriorHook, RootProof, Search, SearchParams, SearchResult, TreeStats};
 
 /// Called with the root moves while a search runs (live analysis).
 pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
@@ -266,6 +266,13 @@ impl<G: Game> GameState<G> {
     pub fn with_solver(mut self, solver: SolverHooks<G>) -> GameState<G> {
         self.search.set_expansion_proof(solver.expansion_proof);
         self.solver = Some(solver);
+        self
+    }
+
+    /// The same with priors from trained knowledge in place of the game's own
+    /// ([`Game::move_priors`]).
+    pub fn with_priors(mut self, priors: PriorHook<G>) -> GameState<G> {
+        self.search.set_prior_hook(Some(priors));
         self
     }
 

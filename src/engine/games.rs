@@ -10,6 +10,7 @@ use crate::games::hex::{Hex, HexConfig, HexMove};
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
+use crate::knowledge::hex_patterns;
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 use crate::search::reversi_probcut::{self, ProbCut};
@@ -86,6 +87,7 @@ pub const GAMES: &[GameEntry] = &[
                         node_threats: Some(NodeSearch::knowledge(hex_tree_knowledge::node_knowledge)),
                         refuted_move: None,
                     })
+                    .with_priors(hex_patterns::move_priors)
                     .resigning_proven_losses(),
             )
         },

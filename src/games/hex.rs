@@ -24,7 +24,7 @@
 //! translates colours and reflects cells at its boundary. Because the reflection needs W == H,
 //! swap is legal only on square boards.
 
-mod knowledge;
+pub mod knowledge;
 
 use super::{
     Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, Prior, parse_bool_param, zobrist_keys,

@@ -1,6 +1,7 @@
 //! Per-game trained knowledge: features, the weights file format and its loader, evaluations.
 //! Used by the searches and solvers, never by `games/`.
 
+pub mod hex_patterns;
 pub mod reversi_eval;
 pub mod reversi_patterns;
 pub mod weights_format;

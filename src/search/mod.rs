@@ -177,6 +177,10 @@ impl<M> Default for NodeThreats<M> {
 /// budget (the search stays reproducible) and sound in what it proves.
 pub type ThreatHook<G> = fn(&G, u64) -> NodeThreats<<G as Game>::Move>;
 
+/// Priors of a node's moves from knowledge above the rules module (trained weights), in the
+/// form of [`Game::move_priors`]. Must be deterministic.
+pub type PriorHook<G> = fn(&G, &[<G as Game>::Move], &mut [Prior]);
+
 /// A game's search at busy tree nodes (see [`ThreatHook`]) with the parameter that says at
 /// how many visits a node gets it: Gomoku's threat search at `threat_visits`, Hex's knowledge
 /// at `knowledge_visits`.
@@ -317,6 +321,8 @@ pub struct Search<G: Game> {
     expansion_proof: Option<fn(&G) -> Option<Outcome>>,
     /// The game's threat search or knowledge at nodes with enough visits.
     threat_hook: Option<NodeSearch<G>>,
+    /// Priors from trained knowledge in place of [`Game::move_priors`] (Hex: learned patterns).
+    prior_hook: Option<PriorHook<G>>,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
     /// (see [`SearchParams::threat_nodes_per_playout`]).
     threat_nodes_spent: AtomicU64,
@@ -420,6 +426,7 @@ impl<G: Game> Search<G> {
             shared: false,
             expansion_proof: None,
             threat_hook: None,
+            prior_hook: None,
             threat_nodes_spent: AtomicU64::new(0),
             threat_start_visits: 0,
             threat_deadline: None,
@@ -464,6 +471,12 @@ impl<G: Game> Search<G> {
         if threats.defences.is_some() {
             node.restrict_to_defences();
         }
+    }
+
+    /// Sets the priors of new nodes in place of [`Game::move_priors`] (with `priors` on);
+    /// `None` goes back to the game's own.
+    pub fn set_prior_hook(&mut self, hook: Option<PriorHook<G>>) {
+        self.prior_hook = hook;
     }
 
     /// Sets the proof asked at a node's first visit besides [`Game::proven_outcome`], for
@@ -984,7 +997,10 @@ impl<G: Game> Search<G> {
                 if self.params.priors {
                     worker.priors.clear();
                     worker.priors.resize(worker.moves.len(), Prior::NONE);
-                    position.move_priors(&worker.moves, &mut worker.priors);
+                    match self.prior_hook {
+                        Some(priors) => priors(position, &worker.moves, &mut worker.priors),
+                        None => position.move_priors(&worker.moves, &mut worker.priors),
+                    }
                     for (offset, prior) in worker.priors.iter().enumerate() {
                         if prior.visits > 0 {
                             self.arena.get(first + offset as u32).set_prior(prior.visits, prior.value);

@@ -22,7 +22,7 @@ const PRIOR_VISITS: u32 = 10;
 /// Value of a move with nothing known for or against it.
 const NEUTRAL_VALUE: f32 = 0.5;
 /// A dead cell (a stone there can never matter): many pseudo-visits at a poor value.
-const DEAD_PRIOR: Prior = Prior::new(40, 0.05);
+pub const DEAD_PRIOR: Prior = Prior::new(40, 0.05);
 /// Restoring a bridge the opponent's last stone intruded into.
 const SAVE_BRIDGE_PRIOR: Prior = Prior::new(30, 0.9);
 /// Bonus for touching stones (one or more).
@@ -61,11 +61,27 @@ struct KnowledgeBoard {
     stride: usize,
     ring: [isize; 6],
     bridge: [isize; 6],
+    /// Whether this is the transposed, colour-swapped board (see [`KnowledgeBoard::for_mover`]).
+    transposed: bool,
 }
 
 impl KnowledgeBoard {
     fn new(position: &Hex) -> KnowledgeBoard {
-        let (width, height) = (position.width(), position.height());
+        KnowledgeBoard::build(position, false)
+    }
+
+    /// The board as the side to move sees it when it plays Black: for White to move, the
+    /// position transposed with the colours exchanged, a position of the same value in which
+    /// Black is to move (Hex's colour symmetry). Patterns read on it need no colour of their own.
+    fn for_mover(position: &Hex) -> KnowledgeBoard {
+        KnowledgeBoard::build(position, position.to_move() == Color::White)
+    }
+
+    fn build(position: &Hex, transposed: bool) -> KnowledgeBoard {
+        let (mut width, mut height) = (position.width(), position.height());
+        if transposed {
+            (width, height) = (height, width);
+        }
         let stride = width + 2 * PAD;
         let mut cells = [0u8; PADDED_CELLS];
         // 1. Padding: whole rows for Black's edges, the side columns for White's.
@@ -79,18 +95,38 @@ impl KnowledgeBoard {
             }
         }
         // 2. Stones, straight from the bitboards.
-        for (color, value) in [(Color::Black, BLACK), (Color::White, WHITE)] {
+        let colours = if transposed {
+            [(Color::Black, WHITE), (Color::White, BLACK)]
+        } else {
+            [(Color::Black, BLACK), (Color::White, WHITE)]
+        };
+        for (color, value) in colours {
             for index in position.stones(color).iter() {
-                let (column, row) = (index % width, index / width);
+                let (mut column, mut row) = (index % position.width(), index / position.width());
+                if transposed {
+                    (column, row) = (row, column);
+                }
                 cells[(row + PAD) * stride + column + PAD] = value;
             }
         }
         let offset = |(dc, dr): (i32, i32)| dr as isize * stride as isize + dc as isize;
-        KnowledgeBoard { cells, stride, ring: NEIGHBOUR_OFFSETS.map(offset), bridge: BRIDGE_OFFSETS.map(offset) }
+        KnowledgeBoard {
+            cells,
+            stride,
+            ring: NEIGHBOUR_OFFSETS.map(offset),
+            bridge: BRIDGE_OFFSETS.map(offset),
+            transposed,
+        }
+    }
+
+    /// The `(column, row)` of `cell` on this board.
+    fn board_coordinates(&self, position: &Hex, cell: Cell) -> (usize, usize) {
+        let (column, row) = position.coordinates(cell);
+        if self.transposed { (row, column) } else { (column, row) }
     }
 
     fn padded(&self, position: &Hex, cell: Cell) -> usize {
-        let (column, row) = position.coordinates(cell);
+        let (column, row) = self.board_coordinates(position, cell);
         (row + PAD) * self.stride + column + PAD
     }
 
@@ -241,6 +277,120 @@ pub(super) fn move_priors(position: &Hex, moves: &[HexMove], priors: &mut [Prior
     }
 }
 
+/// Number of 12-cell pattern codes: each of the six ring cells and six bridge cells of a
+/// candidate is empty, the mover's or the opponent's (edges count as their owner's), 3^12.
+pub const PATTERN_CODES: usize = 531_441;
+/// Classes of the candidate's relation to the opponent's last stone: none (no last stone, or
+/// at hex distance 4 or more), distance 1, 2, 3, and the bridge-restoring reply.
+pub const LAST_MOVE_CLASSES: usize = 5;
+/// Classes of the candidate's distance to the mover's edges (0 to 5 or more) times its
+/// distance to the opponent's edges (0 to 5 or more).
+pub const EDGE_CLASSES: usize = 36;
+
+/// The last-move class of a cell that restores the bridge the opponent's last stone
+/// intruded into (as the playout's reply does).
+pub const LAST_MOVE_SAVES_BRIDGE: u8 = 4;
+
+/// What the learned priors see of one candidate cell, from the mover's view (as if the mover
+/// were Black: see [`KnowledgeBoard::for_mover`]), the same for the 180-degree rotation of the
+/// position (the smaller of the two pattern codes is kept).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CellFeatures {
+    /// A dead cell: a stone there never matters (such cells keep a fixed poor prior).
+    pub dead: bool,
+    /// The 12-cell pattern: digit `k` (base 3) is ring cell `k` for `k < 6` and bridge cell
+    /// `k - 6` otherwise; 0 empty, 1 the mover's, 2 the opponent's.
+    pub pattern: u32,
+    /// Below [`LAST_MOVE_CLASSES`].
+    pub last_move: u8,
+    /// Below [`EDGE_CLASSES`]: distance to the mover's edges times 6 plus the distance to the
+    /// opponent's.
+    pub edge: u8,
+}
+
+/// Where each digit of a pattern goes under a 180-degree rotation: ring and bridge direction
+/// `i` become `i + 3`.
+const ROTATED_DIGIT: [usize; 12] = [3, 4, 5, 0, 1, 2, 9, 10, 11, 6, 7, 8];
+
+/// Powers of three for the pattern digits.
+const POWERS_OF_THREE: [u32; 12] = {
+    let mut powers = [1u32; 12];
+    let mut i = 1;
+    while i < 12 {
+        powers[i] = powers[i - 1] * 3;
+        i += 1;
+    }
+    powers
+};
+
+/// The pattern code with its cells rotated by 180 degrees.
+pub fn rotated_pattern(code: u32) -> u32 {
+    let mut rotated = 0;
+    let mut rest = code;
+    for &target in &ROTATED_DIGIT {
+        rotated += rest % 3 * POWERS_OF_THREE[target];
+        rest /= 3;
+    }
+    rotated
+}
+
+/// The features of every cell move of `moves` (`None` for the swap move), from the side to
+/// move's view. Nothing in a finished game.
+pub fn cell_features(position: &Hex, moves: &[HexMove], out: &mut Vec<Option<CellFeatures>>) {
+    out.clear();
+    if position.outcome().is_some() {
+        out.resize(moves.len(), None);
+        return;
+    }
+    // 1. The mover plays Black on this board: its own stones and edges read as Black.
+    let board = KnowledgeBoard::for_mover(position);
+    let saves = bridge_saves(position, &board, BLACK);
+    let last = position
+        .last_cell
+        .filter(|&cell| position.stone_at(cell) == Some(position.to_move().opponent()))
+        .map(|cell| board.board_coordinates(position, cell));
+    let (width, height) =
+        if board.transposed { (position.height(), position.width()) } else { (position.width(), position.height()) };
+    for &mv in moves {
+        let HexMove::Cell(cell) = mv else {
+            out.push(None);
+            continue;
+        };
+        let index = board.padded(position, cell);
+        let (black, white, _) = board.all_ring_masks(index);
+        // 2. The pattern and its rotation, digit by digit.
+        let (mut pattern, mut rotated) = (0, 0);
+        let offsets = board.ring.iter().chain(&board.bridge);
+        for (k, &offset) in offsets.enumerate() {
+            let digit = match board.at(index, offset) & COLOR_BITS {
+                BLACK => 1,
+                WHITE => 2,
+                _ => 0,
+            };
+            pattern += digit * POWERS_OF_THREE[k];
+            rotated += digit * POWERS_OF_THREE[ROTATED_DIGIT[k]];
+        }
+        // 3. The relation to the opponent's last stone and the distances to the edges.
+        let (column, row) = board.board_coordinates(position, cell);
+        let last_move = if saves.contains(&index) {
+            LAST_MOVE_SAVES_BRIDGE
+        } else {
+            match last.map(|last| hex_distance((column, row), last)) {
+                Some(distance @ 1..=3) => distance as u8,
+                _ => 0,
+            }
+        };
+        let own_edge = row.min(height - 1 - row).min(5);
+        let their_edge = column.min(width - 1 - column).min(5);
+        out.push(Some(CellFeatures {
+            dead: is_dead(black, white),
+            pattern: pattern.min(rotated),
+            last_move,
+            edge: (own_edge * 6 + their_edge) as u8,
+        }));
+    }
+}
+
 /// Bridge directions from `index` whose target is a real stone (not padding).
 fn real_stone_targets(board: &KnowledgeBoard, index: usize) -> u32 {
     let mut mask = 0;
@@ -371,6 +521,107 @@ mod tests {
             }
         }
         assert!(dead_seen > 20, "{dead_seen}");
+    }
+
+    /// `position` with every stone moved by `map` and, with `swap_colours`, recoloured; the
+    /// latest stone is played last, so the image has a latest stone too.
+    fn image(position: &Hex, map: impl Fn(usize, usize) -> (usize, usize), swap_colours: bool) -> Hex {
+        let last = position.last_cell.unwrap();
+        let moved = |cell: Cell| {
+            let (column, row) = position.coordinates(cell);
+            let (column, row) = map(column, row);
+            position.cell(column, row)
+        };
+        let colour = |color: Color| if swap_colours { color.opponent() } else { color };
+        let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        for color in [Color::Black, Color::White] {
+            for index in position.stones(color).iter() {
+                if Cell(index as u16) != last {
+                    stones[colour(color).index()].push(moved(Cell(index as u16)));
+                }
+            }
+        }
+        let config = HexConfig::with_size(position.width(), position.height()).unwrap();
+        let mut image = Hex::from_stones(&config, &stones[0], &stones[1]).unwrap();
+        let last_colour = colour(position.stone_at(last).unwrap());
+        image.give_turn_to(last_colour).unwrap();
+        image.play(HexMove::Cell(moved(last))).unwrap();
+        assert_eq!(image.to_move(), colour(position.to_move()));
+        image
+    }
+
+    #[test]
+    fn cell_features_are_the_same_for_symmetric_positions() {
+        // Transposing the board and exchanging the colours (the other side to move) and
+        // rotating it by 180 degrees keep every cell's features; the pattern also tells
+        // apart what it should.
+        let mut rng = SmallRng::seed_from_u64(23);
+        let start = Hex::new(&HexConfig::with_size(7, 7).unwrap());
+        let mut distinct = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let stones = rng.random_range(1..30);
+            let position = random_running_position(&start, &mut rng, stones);
+            if position.outcome().is_some() {
+                continue;
+            }
+            let transposed = image(&position, |c, r| (r, c), true);
+            let rotated = image(&position, |c, r| (6 - c, 6 - r), false);
+            let mut moves = Vec::new();
+            position.legal_moves(&mut moves);
+            let (mut original, mut seen) = (Vec::new(), Vec::new());
+            cell_features(&position, &moves, &mut original);
+            for (other, map) in [
+                (&transposed, (|c, r| (r, c)) as fn(usize, usize) -> (usize, usize)),
+                (&rotated, |c, r| (6 - c, 6 - r)),
+            ] {
+                let moved: Vec<HexMove> = moves
+                    .iter()
+                    .map(|&mv| match mv {
+                        HexMove::Cell(cell) => {
+                            let (c, r) = position.coordinates(cell);
+                            let (c, r) = map(c, r);
+                            HexMove::Cell(other.cell(c, r))
+                        }
+                        swap => swap,
+                    })
+                    .collect();
+                cell_features(other, &moved, &mut seen);
+                assert_eq!(original, seen, "{}", position.board_text());
+            }
+            distinct.extend(original.iter().flatten().copied());
+            for features in original.iter().flatten() {
+                assert!((features.pattern as usize) < PATTERN_CODES);
+                assert!(features.pattern <= rotated_pattern(features.pattern));
+                assert!(usize::from(features.last_move) < LAST_MOVE_CLASSES);
+                assert!(usize::from(features.edge) < EDGE_CLASSES);
+            }
+        }
+        assert!(distinct.len() > 1000, "{}", distinct.len());
+        // Rotating twice is the identity.
+        for code in [0, 1, 5, 728, 12345, PATTERN_CODES as u32 - 1] {
+            assert_eq!(rotated_pattern(rotated_pattern(code)), code);
+        }
+    }
+
+    #[test]
+    fn the_bridge_save_and_the_edges_show_in_the_features() {
+        // Black's b2 and c3 form a bridge; White intrudes at c2: b3 restores it.
+        let mut bridged = position(5, &["b2", "c3"], &[], Color::White);
+        bridged.play(bridged.parse_move("c2").unwrap()).unwrap();
+        let moves: Vec<HexMove> =
+            ["b3", "d2", "a1", "e5", "c1"].iter().map(|m| bridged.parse_move(m).unwrap()).collect();
+        let mut features = Vec::new();
+        cell_features(&bridged, &moves, &mut features);
+        let features: Vec<CellFeatures> = features.into_iter().flatten().collect();
+        assert_eq!(features[0].last_move, LAST_MOVE_SAVES_BRIDGE);
+        assert_eq!(features[1].last_move, 1);
+        assert_eq!(features[2].last_move, 3);
+        assert_eq!(features[3].last_move, 0);
+        // a1: on both kinds of edge; c1: on Black's (the mover's) edge, two from White's.
+        assert_eq!(features[2].edge, 0);
+        assert_eq!(features[4].edge, 2);
+        // e5 is empty all round but for the padding: its pattern is not the all-empty one.
+        assert_ne!(features[3].pattern, 0);
     }
 
     /// Cost of `move_priors` on random 11x11 positions. Run with

@@ -1,0 +1,197 @@
+//! Learned Hex move priors in the manner of MoHex: every candidate cell is a team of features
+//! ([`crate::games::hex::knowledge::CellFeatures`]: its 12-cell pattern, its relation to the
+//! opponent's last stone, its distances to the edges), each feature value has a strength
+//! `gamma`, and a move's strength is the product of its features' (Coulom's generalised
+//! Bradley-Terry model, "Computing Elo ratings of move patterns", 2007). The gammas are fitted
+//! by `ponder train --game hex` ([`crate::train::hex_fit`]) to the moves of self-play games.
+//!
+//! The weights file ([`super::weights_format`]) holds three tables in this order: the pattern
+//! table ([`PATTERN_CODES`] entries, indexed by the smaller of a pattern's code and its
+//! 180-degree rotation's), the last-move table ([`LAST_MOVE_CLASSES`]) and the edge table
+//! ([`EDGE_CLASSES`]). Each entry is `ln(gamma)` in 1/[`LOG_GAMMA_UNIT`]; 0 (gamma 1) for
+//! feature values never seen in training.
+
+use std::sync::OnceLock;
+
+use super::weights_format::{self, WeightsError, WeightsFile};
+use crate::games::Prior;
+use crate::games::hex::knowledge::{
+    CellFeatures, DEAD_PRIOR, EDGE_CLASSES, LAST_MOVE_CLASSES, PATTERN_CODES, cell_features,
+};
+use crate::games::hex::{Hex, HexMove};
+
+/// The game name in the weights file.
+pub const GAME: &str = "hex";
+
+/// The feature set the tables belong to; a change of the features changes the name.
+pub const FEATURE_SET: &str = "hex-12cell-last5-edge36 v1";
+
+/// The tables' lengths, in file order.
+pub const TABLE_SIZES: [usize; 3] = [PATTERN_CODES, LAST_MOVE_CLASSES, EDGE_CLASSES];
+
+/// Stored values are `ln(gamma)` in 1/1024.
+pub const LOG_GAMMA_UNIT: f64 = 1024.0;
+
+/// The shipped weights, made by `ponder train --game hex` (see `weights/README.md`).
+static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/hex.patterns");
+
+/// Pseudo-visits of a learned prior.
+const PRIOR_VISITS: u32 = 10;
+/// Further pseudo-visits for a move the model gives all the probability (in proportion).
+const CONFIDENT_VISITS: f32 = 20.0;
+/// A prior's value moves this much per unit of `ln(gamma)` away from the candidates' mean.
+const VALUE_PER_LOG_GAMMA: f32 = 0.05;
+/// The range of a learned prior's value.
+const LOWEST_VALUE: f32 = 0.2;
+const HIGHEST_VALUE: f32 = 0.9;
+
+/// The fitted strengths, as `ln(gamma)` per table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    pub pattern: Vec<f32>,
+    pub last_move: Vec<f32>,
+    pub edge: Vec<f32>,
+}
+
+impl PatternWeights {
+    /// Every gamma 1: no preference.
+    pub fn neutral() -> PatternWeights {
+        PatternWeights {
+            pattern: vec![0.0; PATTERN_CODES],
+            last_move: vec![0.0; LAST_MOVE_CLASSES],
+            edge: vec![0.0; EDGE_CLASSES],
+        }
+    }
+
+    /// The weights of a decoded file.
+    pub fn from_file(file: &WeightsFile) -> PatternWeights {
+        let table = |index: usize| -> Vec<f32> {
+            file.tables[index].iter().map(|&value| (f64::from(value) / LOG_GAMMA_UNIT) as f32).collect()
+        };
+        PatternWeights { pattern: table(0), last_move: table(1), edge: table(2) }
+    }
+
+    /// Reads a weights file's bytes.
+    ///
+    /// # Errors
+    /// The [`WeightsError`] of a file that is not Hex pattern weights of this feature set.
+    pub fn decode(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        weights_format::decode(bytes, GAME, FEATURE_SET, &TABLE_SIZES).map(|file| PatternWeights::from_file(&file))
+    }
+
+    /// `ln(gamma)` of a candidate: the sum over its features.
+    pub fn log_gamma(&self, features: &CellFeatures) -> f32 {
+        self.pattern[features.pattern as usize]
+            + self.last_move[usize::from(features.last_move)]
+            + self.edge[usize::from(features.edge)]
+    }
+}
+
+/// The embedded weights, decoded once.
+///
+/// # Errors
+/// The [`WeightsError`] of a damaged embedded file (a build problem).
+pub fn embedded() -> Result<&'static PatternWeights, WeightsError> {
+    static WEIGHTS: OnceLock<Result<PatternWeights, WeightsError>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| PatternWeights::decode(EMBEDDED_WEIGHTS)).as_ref().map_err(Clone::clone)
+}
+
+thread_local! {
+    /// Scratch space of [`move_priors`], reused: it runs at every expansion.
+    static SCRATCH: std::cell::RefCell<(Vec<Option<CellFeatures>>, Vec<f32>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Priors for `moves` from the embedded weights (the search's prior hook for Hex): dead cells
+/// keep the hand-set poor prior, the swap move none; every other cell gets
+/// [`PRIOR_VISITS`] pseudo-visits (more for a move the model is sure of) at a value that grows
+/// with its `ln(gamma)` above the candidates' mean. Falls back to the hand-set priors if the
+/// embedded weights cannot be read.
+pub fn move_priors(position: &Hex, moves: &[HexMove], priors: &mut [Prior]) {
+    match embedded() {
+        Ok(weights) => priors_with(weights, position, moves, priors),
+        Err(_) => crate::games::Game::move_priors(position, moves, priors),
+    }
+}
+
+/// [`move_priors`] with the given weights.
+pub fn priors_with(weights: &PatternWeights, position: &Hex, moves: &[HexMove], priors: &mut [Prior]) {
+    SCRATCH.with(|scratch| {
+        let (features, log_gammas) = &mut *scratch.borrow_mut();
+        cell_features(position, moves, features);
+        log_gammas.clear();
+        let (mut sum, mut count, mut best) = (0.0f32, 0usize, f32::NEG_INFINITY);
+        for feature in features.iter() {
+            let value = match feature {
+                Some(feature) if !feature.dead => {
+                    let value = weights.log_gamma(feature);
+                    sum += value;
+                    count += 1;
+                    best = best.max(value);
+                    value
+                }
+                _ => f32::NAN,
+            };
+            log_gammas.push(value);
+        }
+        if count == 0 {
+            for (prior, feature) in priors.iter_mut().zip(features.iter()) {
+                if feature.is_some_and(|f| f.dead) {
+                    *prior = DEAD_PRIOR;
+                }
+            }
+            return;
+        }
+        let mean = sum / count as f32;
+        let total: f32 = log_gammas.iter().filter(|v| !v.is_nan()).map(|&v| (v - best).exp()).sum();
+        for ((prior, feature), &log_gamma) in priors.iter_mut().zip(features.iter()).zip(log_gammas.iter()) {
+            match feature {
+                None => {}
+                Some(feature) if feature.dead => *prior = DEAD_PRIOR,
+                Some(_) => {
+                    let probability = (log_gamma - best).exp() / total;
+                    let value = (0.5 + VALUE_PER_LOG_GAMMA * (log_gamma - mean)).clamp(LOWEST_VALUE, HIGHEST_VALUE);
+                    let visits = PRIOR_VISITS + (CONFIDENT_VISITS * probability).round() as u32;
+                    *prior = Prior::new(visits, value);
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::hex::HexConfig;
+    use crate::games::testing::random_running_position;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    /// Cost of the learned priors against the hand-set ones on random 11x11 positions. Run with
+    /// `cargo test --release --lib knowledge::hex_patterns::tests::learned_prior_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn learned_prior_cost() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let start = Hex::new(&HexConfig::default());
+        let positions: Vec<Hex> = (0..1000).map(|i| random_running_position(&start, &mut rng, i % 60)).collect();
+        let (mut moves, mut priors) = (Vec::new(), Vec::new());
+        for (name, learned) in [("hand-set", false), ("learned", true)] {
+            let started = std::time::Instant::now();
+            for position in &positions {
+                moves.clear();
+                position.legal_moves(&mut moves);
+                priors.clear();
+                priors.resize(moves.len(), Prior::NONE);
+                if learned {
+                    move_priors(position, &moves, &mut priors);
+                } else {
+                    position.move_priors(&moves, &mut priors);
+                }
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / positions.len() as f64;
+            println!("{name} priors on 11x11 (0 to 59 stones): {micros:.1} us per call");
+        }
+    }
+}
