@@ -83,13 +83,9 @@ fn reversi_midgames() -> Result<Vec<BenchLine>, String> {
     let evaluator = crate::knowledge::reversi_eval::embedded().map_err(|e| format!("reversi weights: {e}"))?;
     let never = std::sync::atomic::AtomicBool::new(false);
     let limits = MidgameLimits {
-        max_time: None,
-        target_time: None,
-        max_nodes: None,
-        max_depth: REVERSI_MIDGAME_DEPTH,
-        stop: &never,
         // As in play.
         probcut: crate::search::reversi_probcut::embedded().ok(),
+        ..MidgameLimits::to_depth(REVERSI_MIDGAME_DEPTH, &never)
     };
     let mut lines = Vec::new();
     for moves in REVERSI_MIDGAMES {

@@ -65,8 +65,8 @@ pub fn weight_slot(instance: usize, index: u32) -> usize {
 /// representative, the sum of the weights its members read. The groups of one pattern are
 /// images of each other, so their members move the digits alike and one table serves them all
 /// (a test checks this). Sums beyond the range of an `i16` saturate: no trained file comes near
-/// (a weight is a fraction of the 64 discs, stored in 1/64 disc), and half the memory of `i32`
-/// tables keeps more of them in the cache.
+/// (the largest folded sum of the shipped 30,000-game weights is 1,566, about 24 discs), and half
+/// the memory of `i32` tables keeps more of them in the cache.
 fn folded_tables(weights: &StageWeights) -> Vec<i16> {
     let mut folded = vec![0i16; PATTERN_WEIGHTS_PER_STAGE];
     for pattern in 0..PATTERN_COUNT {

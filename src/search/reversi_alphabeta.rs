@@ -62,6 +62,14 @@ pub struct MidgameLimits<'a> {
     pub probcut: Option<&'a ProbCut>,
 }
 
+impl<'a> MidgameLimits<'a> {
+    /// A search to `max_depth` plies and no other limit than `stop`, without ProbCut: the
+    /// same result on every machine.
+    pub fn to_depth(max_depth: u32, stop: &'a AtomicBool) -> MidgameLimits<'a> {
+        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, probcut: None }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MidgameResult {
@@ -144,8 +152,7 @@ pub fn analyze_midgame(
 /// ProbCut's fit measures ([`crate::train::reversi_probcut_fit`]). Deterministic.
 pub fn scores_by_depth(player: u64, opponent: u64, evaluator: &Evaluator, max_depth: u32) -> Vec<i32> {
     let never = AtomicBool::new(false);
-    let limits =
-        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop: &never, probcut: None };
+    let limits = MidgameLimits::to_depth(max_depth, &never);
     let mut searcher = Searcher::new(evaluator, &limits);
     (0..=max_depth).map(|depth| searcher.negamax(player, opponent, depth, -INFINITY, INFINITY)).collect()
 }
@@ -574,7 +581,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn limits(stop: &AtomicBool, max_depth: u32) -> MidgameLimits<'_> {
-        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, probcut: None }
+        MidgameLimits::to_depth(max_depth, stop)
     }
 
     #[test]

@@ -207,14 +207,7 @@ fn label(position: &Reversi, solve_empties: u32) -> Sample {
 /// The move of a fixed-depth alpha-beta search with `evaluator`.
 fn searched_move(position: &Reversi, evaluator: &Evaluator, depth: u32) -> ReversiMove {
     let never = std::sync::atomic::AtomicBool::new(false);
-    let limits = MidgameLimits {
-        max_time: None,
-        target_time: None,
-        max_nodes: None,
-        max_depth: depth,
-        stop: &never,
-        probcut: None,
-    };
+    let limits = MidgameLimits::to_depth(depth, &never);
     search_midgame(position, evaluator, &limits).expect("a running game has a move").best_move
 }
 
