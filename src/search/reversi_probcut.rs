@@ -160,6 +160,9 @@ impl ProbCut {
                 cuts[empties as usize][fit.depth as usize] = Some(cut);
             }
         }
+        for row in &mut cuts {
+            extend_to_deeper_depths(row);
+        }
         ProbCut { cuts, fits }
     }
 
@@ -189,6 +192,22 @@ impl ProbCut {
     /// The fits the table was made from.
     pub fn fits(&self) -> &[CutFit] {
         &self.fits
+    }
+}
+
+/// Depths beyond the deepest fitted one take the fit two plies shallower (of the same parity),
+/// with their own shallow depth: the searches that save most are the deep ones, and fitting
+/// them costs too much (a full search of each position to that depth). The fits to depth 10
+/// showed sigmas of the (9, 3) and (10, 4) pairs within about 1.1-1.5 times those of (7, 3) and
+/// (8, 4), so the cut keeps about the same confidence at about twice the depth.
+fn extend_to_deeper_depths(row: &mut [Option<Cut>; MAX_CUT_DEPTH as usize + 1]) {
+    for depth in MIN_CUT_DEPTH + 2..=MAX_CUT_DEPTH {
+        let depth = depth as usize;
+        if row[depth].is_none()
+            && let Some(two_shallower) = row[depth - 2]
+        {
+            row[depth] = Some(Cut { shallow: shallow_depth(depth as u32), ..two_shallower });
+        }
     }
 }
 
@@ -236,6 +255,30 @@ mod tests {
             assert!(ProbCut::parse(&format!("{TABLE_HEADER}\n{bad}\n")).is_err(), "{bad}");
         }
         assert!(ProbCut::parse("20 27 6 2 1 0 1 9\n").is_err(), "no header");
+    }
+
+    #[test]
+    fn deeper_depths_take_the_deepest_fit_of_their_parity_with_their_own_shallow_depth() {
+        let fit = |depth, sigma| CutFit {
+            first_empties: 30,
+            last_empties: 37,
+            depth,
+            shallow: shallow_depth(depth),
+            slope: 1.02,
+            intercept: 0.5,
+            sigma,
+            positions: 100,
+        };
+        let table = ProbCut::from_fits(vec![fit(3, 4.0), fit(4, 3.0)]);
+        for depth in 5..=MAX_CUT_DEPTH {
+            let cut = table.cut(33, depth).unwrap();
+            let source = table.cut(33, 3 + (depth + 1) % 2).unwrap();
+            assert_eq!(cut.shallow, shallow_depth(depth), "depth {depth}");
+            assert_eq!((cut.slope, cut.intercept, cut.margin), (source.slope, source.intercept, source.margin));
+        }
+        assert_eq!(table.cut(33, 12).unwrap().margin, CUT_SIGMAS * 3.0 * 64.0);
+        assert!(table.cut(29, 12).is_none(), "no fit for these empties, nothing to extend");
+        assert_eq!(table.fits().len(), 2, "the fits stay as read");
     }
 
     #[test]
