@@ -22,7 +22,8 @@ const INFINITY: i32 = 30_000;
 /// Nodes between two looks at the clock and the stop flag.
 pub const NODES_PER_CHECK: u64 = 1024;
 
-/// The transposition table holds 2^TABLE_BITS entries (24 bytes each: 6 MiB).
+/// The transposition table holds 2^TABLE_BITS entries (24 bytes each: 6 MiB), in buckets of
+/// two: a position may sit in either entry of its bucket.
 const TABLE_BITS: u32 = 18;
 
 /// Nodes at least this far from the leaves order their moves by a shallow search of each child.
@@ -213,11 +214,11 @@ struct Searcher<'a> {
     selective: bool,
 }
 
-/// A well-mixed table slot for a position.
+/// The first entry of a position's bucket (a well-mixed, even index); the other is the next.
 fn table_slot(player: u64, opponent: u64) -> usize {
     let mixed = (player ^ opponent.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    (mixed >> (64 - TABLE_BITS)) as usize
+    (mixed >> (64 - TABLE_BITS)) as usize & !1
 }
 
 /// The final score for `player` when neither side can move, empties to the winner, in
@@ -408,10 +409,8 @@ impl<'a> Searcher<'a> {
             return self.evaluator.evaluate(player, opponent);
         }
         // 1. The table: a cutoff from a deep enough entry, else its move to try first.
-        let slot = table_slot(player, opponent);
-        let entry = self.table[slot];
         let mut table_move = NO_MOVE;
-        if entry.player == player && entry.opponent == opponent {
+        if let Some(entry) = self.probe(player, opponent) {
             if u32::from(entry.depth) >= depth {
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
                 if lower >= beta || lower == upper {
@@ -462,9 +461,32 @@ impl<'a> Searcher<'a> {
         // 4. Store the bound the search proved.
         let lower = if best_score > original_alpha { best_score } else { -INFINITY };
         let upper = if best_score < beta { best_score } else { INFINITY };
-        self.table[slot] =
-            Entry { player, opponent, lower: lower as i16, upper: upper as i16, depth: depth as u8, best: best_move };
+        self.store(Entry { player, opponent, lower: lower as i16, upper: upper as i16, depth: depth as u8, best: best_move });
         best_score
+    }
+
+    /// The table's entry for the position, if it holds one.
+    fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
+        let slot = table_slot(player, opponent);
+        self.table[slot..slot + 2].iter().find(|entry| entry.player == player && entry.opponent == opponent).copied()
+    }
+
+    /// Keeps `entry` in its bucket: the first entry holds the deeper searches (a new one of at
+    /// least its depth takes it over, moving the old one to the second), the second takes
+    /// whatever else comes. So the deep results, which cost most to redo, survive the flood of
+    /// shallow ones that ProbCut's probes and the move ordering's searches store.
+    fn store(&mut self, entry: Entry) {
+        let slot = table_slot(entry.player, entry.opponent);
+        let first = self.table[slot];
+        let same_as_first = first.player == entry.player && first.opponent == entry.opponent;
+        if same_as_first || entry.depth >= first.depth {
+            if !same_as_first {
+                self.table[slot + 1] = first;
+            }
+            self.table[slot] = entry;
+        } else {
+            self.table[slot + 1] = entry;
+        }
     }
 
     /// `beta` when a shallow search predicts a score of at least `beta` (by the table's margin),
@@ -533,10 +555,9 @@ impl<'a> Searcher<'a> {
             if legal_move_mask(player, opponent) == 0 {
                 break;
             }
-            let entry = self.table[table_slot(player, opponent)];
-            if entry.player != player || entry.opponent != opponent || entry.best == NO_MOVE {
+            let Some(entry) = self.probe(player, opponent).filter(|entry| entry.best != NO_MOVE) else {
                 break;
-            }
+            };
             let square = entry.best as usize;
             if legal_move_mask(player, opponent) >> square & 1 == 0 {
                 break;
