@@ -228,6 +228,30 @@ enum Tool {
         #[arg(long, default_value_t = 8)]
         max_depth: u32,
     },
+    /// Writes the table of the swap rule in play (Hex): the first player's win rate after each
+    /// first stone of each board size, as the engine's search judges it (format:
+    /// src/knowledge/hex_swap.rs).
+    SwapTable {
+        /// The game (hex).
+        #[arg(long)]
+        game: String,
+        /// Board sides, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "9,10,11,12,13")]
+        sizes: Vec<usize>,
+        /// First-move outcomes of solved boards (`board,cell,winner` lines, as
+        /// tests/data/hex/first-move-outcomes-8x8.csv): which first stones to swap.
+        #[arg(long)]
+        solved: std::path::PathBuf,
+        /// Playouts of each first stone's search.
+        #[arg(long, default_value_t = 40000)]
+        visits: u64,
+        /// Seed of the searches: the same seed gives the same table.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The table file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Prints the evaluation's mean absolute disc error per stage on the exactly solved
     /// positions of a directory of shards (held-out data: shards not trained on).
     EvalError {
@@ -367,6 +391,16 @@ fn main() -> ExitCode {
             let options = ponder::train::reversi_probcut_fit::ProbCutFitOptions { positions, max_depth };
             ponder::train::reversi_probcut_fit::run_probcut_fit(&data, &out, evaluator, &options).map(print_lines)
         }),
+        Some(Tool::SwapTable { game, sizes, solved, visits, seed, out }) => {
+            if game.eq_ignore_ascii_case("hex") {
+                read_input_file("--solved", &solved).and_then(|solved| {
+                    let options = ponder::train::hex_swap_table::SwapTableOptions { sizes, solved, visits, seed, out };
+                    ponder::train::hex_swap_table::run_swap_table(&options).map(print_lines)
+                })
+            } else {
+                Err(format!("swap-table: only hex has a swap rule, not '{game}'"))
+            }
+        }
         Some(Tool::EvalError { game, data, weights }) => {
             only_reversi(&game).and_then(|()| run_eval_error(&data, weights.as_deref()))
         }

@@ -4,14 +4,14 @@
 use super::active_game::{
     ActiveGame, GameState, MidgameAnswer, MidgameContext, SolveContext, SolverHooks, SolverVerdict,
 };
-use crate::games::Game;
 use crate::games::connect4::{Column, Connect4, Connect4Config};
-use crate::games::hex::{Hex, HexConfig, HexMove};
+use crate::games::hex::{self, Hex, HexConfig, HexMove};
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
-use crate::knowledge::hex_patterns;
+use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
+use crate::knowledge::{hex_patterns, hex_swap};
 use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
@@ -304,12 +304,17 @@ fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
     }
 }
 
-/// In play: when the virtual connections already decide the game, play the side to move's
-/// winning move without searching, or resign when the opponent has won. Not for the opening move
-/// under the swap rule: a winning first stone is exactly the one the opponent takes over.
+/// In play: under the swap rule, the swap table ([`hex_swap`]) chooses the first stone and
+/// whether to swap it, on the boards it covers. Otherwise, when the virtual connections already
+/// decide the game, play the side to move's winning move without searching, or resign when the
+/// opponent has won; but not for the first stone under the swap rule, where a winning stone is
+/// exactly the one the opponent takes over.
 fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<HexMove>> {
     if position.allow_swap() && position.stone_count() == 0 {
-        return None;
+        return swap_table_opening(position).map(|cell| SolverVerdict::Play(HexMove::Cell(cell)));
+    }
+    if swap_table_swaps(position) == Some(true) {
+        return Some(SolverVerdict::Play(HexMove::Swap));
     }
     match hex_vc::decided(position)? {
         (winner, Some(cell)) if winner == position.to_move() => Some(SolverVerdict::Play(HexMove::Cell(cell))),
@@ -318,21 +323,48 @@ fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<He
     }
 }
 
-/// In play: the cells outside the must-play region of the opponent's semi connections between
-/// its edges lose at once (the opponent plays a key), so the search never spends playouts on
-/// them. None on boards over 128 cells or when H-search finds no such semi.
+/// In play: the moves the search leaves out at the root. The cells outside the must-play region
+/// of the opponent's semi connections between its edges lose at once (the opponent plays a key),
+/// so the search never spends playouts on them (none on boards over 128 cells or when H-search
+/// finds no such semi); and the swap, when the swap table rates the first stone even or worse
+/// for its owner.
 fn hex_moves_outside_must_play(position: &Hex) -> Vec<HexMove> {
-    let Some(region) = hex_vc::must_play(position) else {
-        return Vec::new();
-    };
     let mut moves = Vec::new();
-    position.legal_moves(&mut moves);
-    moves.retain(|mv| match mv {
-        HexMove::Cell(cell) => !region.contains(cell.0 as usize),
-        // Swapping keeps the stones where they are: the opponent's connections become ours.
-        HexMove::Swap => false,
-    });
+    if let Some(region) = hex_vc::must_play(position) {
+        position.legal_moves(&mut moves);
+        moves.retain(|mv| match mv {
+            HexMove::Cell(cell) => !region.contains(cell.0 as usize),
+            // Swapping keeps the stones where they are: the opponent's connections become ours.
+            HexMove::Swap => false,
+        });
+    }
+    if swap_table_swaps(position) == Some(false) {
+        moves.push(HexMove::Swap);
+    }
     moves
+}
+
+/// The first stone the swap table rates nearest to even on this board; `None` when the table
+/// does not cover it (or does not load).
+fn swap_table_opening(position: &Hex) -> Option<hex::Cell> {
+    let size = square_side(position)?;
+    let cell = hex_swap::embedded().ok()?.balanced_opening(size)?;
+    Some(hex::Cell(u16::try_from(cell).ok()?))
+}
+
+/// Whether the swap table would swap the first stone, when the swap is legal now and the table
+/// covers the board.
+fn swap_table_swaps(position: &Hex) -> Option<bool> {
+    if !position.swap_is_legal() {
+        return None;
+    }
+    let size = square_side(position)?;
+    let first_stone = position.stones(Color::Black).iter().next()?;
+    hex_swap::embedded().ok()?.swaps(size, first_stone)
+}
+
+fn square_side(position: &Hex) -> Option<usize> {
+    (position.width() == position.height()).then_some(position.width())
 }
 
 /// `ponder-solve` for Connect Four: `SCORE MOVE` in Pascal Pons' convention (positive: the side to
@@ -384,7 +416,7 @@ fn gomoku_refuted_move(position: &Mnk, mv: Cell, context: &SolveContext) -> bool
 mod tests {
     use super::*;
     use crate::engine::Session;
-    use crate::games::Color;
+    use crate::games::{Color, GameConfig};
     use crate::protocol::command::parse_command;
 
     /// Runs one command line on the session, as a front end would.
@@ -514,5 +546,42 @@ mod tests {
             );
             checked += 1;
         }
+    }
+
+    #[test]
+    fn hex_under_the_swap_rule_opens_and_swaps_as_the_swap_table_says() {
+        let table = hex_swap::embedded().unwrap();
+        let size = 11;
+        let opening = hex_swap::format_cell(table.balanced_opening(size).unwrap(), size);
+        let swapped = (0..size * size).find(|&cell| table.swaps(size, cell) == Some(true)).unwrap();
+        let kept = (0..size * size).find(|&cell| table.swaps(size, cell) == Some(false)).unwrap();
+        let setup = ["boardsize 11", "param_search seed 3", "param_search max_time 0", "param_search max_visits 200"];
+        let session_with = |swap: &str| {
+            let mut session = Session::new("hex").unwrap();
+            for command in setup.iter().copied().chain([format!("param_game allow_swap {swap}").as_str()]) {
+                run_line(&mut session, command).unwrap();
+            }
+            session
+        };
+        let mut session = session_with("1");
+        assert_eq!(run_line(&mut session, "reg_genmove b").unwrap(), opening);
+        for (cell, expect_swap) in [(swapped, true), (kept, false)] {
+            let mut session = session_with("1");
+            run_line(&mut session, &format!("play b {}", hex_swap::format_cell(cell, size))).unwrap();
+            let answer = run_line(&mut session, "genmove w").unwrap();
+            assert_eq!(answer == "swap-pieces", expect_swap, "first stone {cell}: answered {answer}");
+        }
+        // The search never considers the swap of a stone the table keeps.
+        let mut config = HexConfig::with_size(size, size).unwrap();
+        config.set_param("allow_swap", "1").unwrap();
+        for (cell, expect_excluded) in [(swapped, false), (kept, true)] {
+            let mut position = Hex::new(&config);
+            position.play(HexMove::Cell(hex::Cell(cell as u16))).unwrap();
+            assert_eq!(hex_moves_outside_must_play(&position).contains(&HexMove::Swap), expect_excluded);
+        }
+        // Without the swap rule neither the table's opening nor a swap is forced.
+        let mut session = session_with("0");
+        run_line(&mut session, &format!("play b {}", hex_swap::format_cell(swapped, size))).unwrap();
+        assert_ne!(run_line(&mut session, "genmove w").unwrap(), "swap-pieces");
     }
 }

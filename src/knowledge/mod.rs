@@ -2,6 +2,7 @@
 //! Used by the searches and solvers, never by `games/`.
 
 pub mod hex_patterns;
+pub mod hex_swap;
 pub mod reversi_eval;
 pub mod reversi_patterns;
 pub mod weights_format;

@@ -461,7 +461,14 @@ impl<'a> Searcher<'a> {
         // 4. Store the bound the search proved.
         let lower = if best_score > original_alpha { best_score } else { -INFINITY };
         let upper = if best_score < beta { best_score } else { INFINITY };
-        self.store(Entry { player, opponent, lower: lower as i16, upper: upper as i16, depth: depth as u8, best: best_move });
+        self.store(Entry {
+            player,
+            opponent,
+            lower: lower as i16,
+            upper: upper as i16,
+            depth: depth as u8,
+            best: best_move,
+        });
         best_score
     }
 

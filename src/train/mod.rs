@@ -3,6 +3,7 @@
 
 pub mod hex_fit;
 pub mod hex_selfplay;
+pub mod hex_swap_table;
 pub mod reversi_fit;
 pub mod reversi_probcut_fit;
 pub mod reversi_selfplay;
