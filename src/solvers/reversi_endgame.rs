@@ -15,9 +15,10 @@
 //!   table move searched before the others are even scored, then fastest-first move ordering
 //!   (opponent mobility with corners counted twice, corners and parity) or, in big subtrees,
 //!   ordering by shallow searches;
-//! - nodes with few empties skip the table and sorting: empties are tried in quadrant-parity
-//!   order (odd quadrants first), stability cutoffs still apply, and the last two empties have
-//!   dedicated code that counts the last flip directly;
+//! - nodes with few empties skip the table: at 7 empties the moves are sorted by the
+//!   opponent's mobility alone, below that empties are tried in quadrant-parity order (odd
+//!   quadrants first); stability cutoffs still apply, and the last two empties have dedicated
+//!   code that counts the last flip directly;
 //! - with two or more threads, null-window nodes with at least [`SPLIT_EMPTIES`] empties
 //!   split Young-Brothers-Wait style: the first move is searched alone, the others in parallel
 //!   (rayon), and a cutoff in one aborts its siblings; the root's later moves are searched in
@@ -1285,7 +1286,7 @@ impl Worker<'_> {
             }
         }
         if empties >= SHALLOW_SORT_EMPTIES {
-            return self.nws_shallow_sorted(player, opponent, alpha, empty_squares, parity, empties);
+            return self.nws_shallow_sorted(player, opponent, alpha, parity);
         }
         let mut best = -SCORE_INFINITY;
         for parity_group in [parity, !parity] {
@@ -1331,15 +1332,9 @@ impl Worker<'_> {
     }
 
     /// [`Worker::nws_shallow`] past its stability cutoff, trying the moves fastest first.
-    fn nws_shallow_sorted(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        alpha: i32,
-        empty_squares: u64,
-        parity: u64,
-        empties: u32,
-    ) -> i32 {
+    fn nws_shallow_sorted(&mut self, player: u64, opponent: u64, alpha: i32, parity: u64) -> i32 {
+        let empty_squares = !(player | opponent);
+        let empties = empty_squares.count_ones();
         let mut moves = legal_move_mask(player, opponent);
         if moves == 0 {
             if legal_move_mask(opponent, player) == 0 {
