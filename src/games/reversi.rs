@@ -175,11 +175,13 @@ pub fn flipped_discs(player: u64, opponent: u64, square: usize) -> u64 {
         flipped |= run & 0u64.wrapping_sub(u64::from(first & player != 0));
     }
     for &ray in &rays[4..] {
-        let stoppers = !opponent & ray;
-        // With no stopper the shift yields bit 63, which lies on no downward ray: no flip.
-        let first = (1u64 << 63).wrapping_shr(stoppers.leading_zeros());
-        let run = first.wrapping_neg() << 1 & ray;
-        flipped |= run & 0u64.wrapping_sub(u64::from(first & player & ray != 0));
+        // Bit 0 joins the stoppers so that the highest one is a single BSR with no zero case:
+        // when it is the highest, it is either off the ray or an opponent disc on it, and the
+        // outflanking disc below comes out empty either way.
+        let stoppers = (!opponent & ray) | 1;
+        let first = 1u64 << (63 ^ stoppers.leading_zeros());
+        let outflank = first & player & ray;
+        flipped |= outflank.wrapping_neg() << 1 & ray;
     }
     flipped
 }

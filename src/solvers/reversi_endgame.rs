@@ -15,9 +15,10 @@
 //!   table move searched before the others are even scored, then fastest-first move ordering
 //!   (opponent mobility with corners counted twice, corners and parity) or, in big subtrees,
 //!   ordering by shallow searches;
-//! - nodes with few empties skip the table and sorting: empties are tried in quadrant-parity
-//!   order (odd quadrants first), stability cutoffs still apply, and the last two empties have
-//!   dedicated code that counts the last flip directly;
+//! - nodes with few empties skip the table: at 7 empties the moves are sorted by the
+//!   opponent's mobility alone, below that empties are tried in quadrant-parity order (odd
+//!   quadrants first); stability cutoffs still apply, and the last two empties have dedicated
+//!   code that counts the last flip directly;
 //! - with two or more threads, null-window nodes with at least [`SPLIT_EMPTIES`] empties
 //!   split Young-Brothers-Wait style: the first move is searched alone, the others in parallel
 //!   (rayon), and a cutoff in one aborts its siblings; the root's later moves are searched in
@@ -38,6 +39,11 @@ use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 /// Nodes with at most this many empties are searched without the transposition table and
 /// without sorting (Edax uses the same bound).
 pub const SHALLOW_EMPTIES: u32 = 7;
+
+/// Shallow nodes with at least this many empties try their moves fastest first (fewest
+/// replies for the opponent), parity and square class only breaking ties: one mobility count
+/// per move, no table, and far fewer nodes below than the parity order alone.
+const SHALLOW_SORT_EMPTIES: u32 = 7;
 
 /// Null-window nodes with at least this many empties may split among threads.
 pub const SPLIT_EMPTIES: u32 = 12;
@@ -1279,6 +1285,9 @@ impl Worker<'_> {
                 return upper;
             }
         }
+        if empties >= SHALLOW_SORT_EMPTIES {
+            return self.nws_shallow_sorted(player, opponent, alpha, parity);
+        }
         let mut best = -SCORE_INFINITY;
         for parity_group in [parity, !parity] {
             for class in SQUARE_CLASSES {
@@ -1320,6 +1329,55 @@ impl Worker<'_> {
             return final_score(player, empties);
         }
         -self.nws_shallow(opponent, player, -alpha - 1, empty_squares, parity, empties)
+    }
+
+    /// [`Worker::nws_shallow`] past its stability cutoff, trying the moves fastest first.
+    fn nws_shallow_sorted(&mut self, player: u64, opponent: u64, alpha: i32, parity: u64) -> i32 {
+        let empty_squares = !(player | opponent);
+        let empties = empty_squares.count_ones();
+        let mut moves = legal_move_mask(player, opponent);
+        if moves == 0 {
+            if legal_move_mask(opponent, player) == 0 {
+                return final_score(player, empties);
+            }
+            return -self.nws_shallow(opponent, player, -alpha - 1, empty_squares, parity, empties);
+        }
+        // At most SHALLOW_EMPTIES moves.
+        let mut list = [ScoredMove::default(); SHALLOW_EMPTIES as usize];
+        let mut count = 0;
+        while moves != 0 {
+            let square = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let flipped = flipped_discs(player, opponent, square);
+            let replies = legal_move_mask(opponent & !flipped, player | flipped | 1u64 << square);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let parity_bonus = if parity >> square & 1 == 0 { 0 } else { 8 };
+            let order = -(mobility << 4) + parity_bonus + SQUARE_BONUS_BY_SQUARE[square];
+            list[count] = ScoredMove { order, square: square as u8, flipped };
+            count += 1;
+        }
+        let mut best = -SCORE_INFINITY;
+        for searched in 0..count {
+            let pick = (searched..count).max_by_key(|&i| list[i].order).unwrap_or(searched);
+            list.swap(searched, pick);
+            let ScoredMove { square, flipped, .. } = list[searched];
+            let bit = 1u64 << square;
+            let score = -self.nws_shallow(
+                opponent & !flipped,
+                player | flipped | bit,
+                -alpha - 1,
+                empty_squares & !bit,
+                parity ^ quadrant_of(square as usize),
+                empties - 1,
+            );
+            if score > best {
+                if score > alpha {
+                    return score;
+                }
+                best = score;
+            }
+        }
+        best
     }
 
     /// Exact score with three empties: a square alone in its quadrant (odd parity) first.
