@@ -383,8 +383,8 @@ pub fn priors_with(weights: &PatternWeights, position: &Mnk, moves: &[Cell], pri
     }
 }
 
-/// Whether either side has a cell that completes a five.
-fn has_five_point(position: &Mnk) -> bool {
+/// Whether either side has a cell that completes a five (then the rules force the move).
+pub fn has_five_point(position: &Mnk) -> bool {
     [Color::Black, Color::White].into_iter().any(|color| !gomoku_knowledge::five_points(position, color).is_empty())
 }
 

@@ -312,3 +312,23 @@ pub fn train_from_shards<const GROUPS: usize>(
     }
     Ok(lines)
 }
+
+/// Checks that a model's decoder refuses `file` under another feature set and game, and any
+/// damaged or cut copy of it.
+#[cfg(test)]
+pub fn assert_foreign_and_damaged_files_refused<T: std::fmt::Debug>(
+    file: &WeightsFile,
+    decode: impl Fn(&[u8]) -> Result<T, weights_format::WeightsError>,
+) {
+    let mut other = file.clone();
+    other.header.feature_set = "other".into();
+    let error = decode(&weights_format::encode(&other)).unwrap_err();
+    assert!(error.to_string().contains("other"), "{error}");
+    other.header = WeightsHeader { game: "another game".into(), ..file.header.clone() };
+    assert!(decode(&weights_format::encode(&other)).is_err());
+    let bytes = weights_format::encode(file);
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 1;
+    assert!(decode(&damaged).is_err());
+    assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+}

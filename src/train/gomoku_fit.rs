@@ -9,12 +9,13 @@
 
 use std::path::Path;
 
-use super::bradley_terry::{self, Accuracy, Comparison, PriorModel, train_from_shards};
+use super::bradley_terry::{Accuracy, Comparison, Competitions, PriorModel, train_from_shards};
 use super::game_selfplay::{GameRecord, RecordGame};
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::{Game, GameConfig, Prior};
 use crate::knowledge::gomoku_patterns::{
-    CellFeatures, FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES, applies, cell_features, is_candidate,
+    CellFeatures, FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES, applies, cell_features,
+    has_five_point, is_candidate,
 };
 
 /// Feature groups: own combination, opponent's combination, neighbourhood.
@@ -23,12 +24,6 @@ const GROUPS: usize = 3;
 /// The Gomoku move-prior model's file and groups.
 pub const MODEL: PriorModel<GROUPS> =
     PriorModel { game: GAME, feature_set: FEATURE_SET, sizes: TABLE_SIZES, log_gamma_unit: LOG_GAMMA_UNIT };
-
-/// The competitions of a set of Gomoku games.
-pub type Competitions = bradley_terry::Competitions<GROUPS>;
-
-/// The fitted gammas of the Gomoku features.
-pub type Gammas = bradley_terry::Gammas<GROUPS>;
 
 fn team(features: &CellFeatures) -> [u32; GROUPS] {
     [u32::from(features.own), u32::from(features.opponent), u32::from(features.neighbourhood)]
@@ -59,17 +54,11 @@ fn for_each_choice(record: &GameRecord, mut visit: impl FnMut(&Mnk, &[Cell], Opt
     Ok(())
 }
 
-fn has_five_point(position: &Mnk) -> bool {
-    use crate::games::Color;
-    use crate::games::mnk::gomoku_knowledge::five_points;
-    [Color::Black, Color::White].into_iter().any(|color| !five_points(position, color).is_empty())
-}
-
 /// The competitions of `records`.
 ///
 /// # Errors
 /// A message naming a record with a move that does not parse or is illegal.
-pub fn competitions(records: &[GameRecord]) -> Result<Competitions, String> {
+pub fn competitions(records: &[GameRecord]) -> Result<Competitions<GROUPS>, String> {
     let mut result = Competitions::default();
     for record in records {
         for_each_choice(record, |position, candidates, chosen| {
@@ -121,7 +110,8 @@ pub fn run_train(data: &Path, out: &Path, iterations: usize, test: Option<&Path>
 mod tests {
     use super::*;
     use crate::games::mnk::gomoku_threats::ThreatBoard;
-    use crate::knowledge::weights_format::{self, WeightsHeader};
+    use crate::knowledge::weights_format;
+    use crate::train::bradley_terry::{Gammas, assert_foreign_and_damaged_files_refused};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -170,7 +160,7 @@ mod tests {
         let gammas = MODEL.fit(&data, 6, |_, likelihood| likelihoods.push(likelihood));
         assert!(likelihoods.windows(2).all(|pair| pair[1] >= pair[0] - 1e-9), "{likelihoods:?}");
         // The same data, the same bytes.
-        let bytes = |gammas: &Gammas| weights_format::encode(&MODEL.weights_file(gammas, 7, "test".into()));
+        let bytes = |gammas: &Gammas<GROUPS>| weights_format::encode(&MODEL.weights_file(gammas, 7, "test".into()));
         assert_eq!(bytes(&gammas), bytes(&MODEL.fit(&data, 6, |_, _| {})));
         // Held-out games of the same kind: the learned ranking finds the line-building moves
         // far more often than neutral weights (every candidate tied: chance).
@@ -194,16 +184,7 @@ mod tests {
         assert!((weights.own[123] - 3.5f32.ln()).abs() < 1e-3);
         assert!((weights.neighbourhood[7] - 0.25f32.ln()).abs() < 1e-3);
         assert_eq!(weights.opponent.iter().filter(|&&v| v != 0.0).count(), 0);
-        let mut other = file.clone();
-        other.header.feature_set = "other".into();
-        let error = PatternWeights::decode(&weights_format::encode(&other)).unwrap_err();
-        assert!(error.to_string().contains("other"), "{error}");
-        other.header = WeightsHeader { game: "hex".into(), ..file.header.clone() };
-        assert!(PatternWeights::decode(&weights_format::encode(&other)).is_err());
-        let mut damaged = bytes.clone();
-        damaged[bytes.len() / 2] ^= 1;
-        assert!(PatternWeights::decode(&damaged).is_err());
-        assert!(PatternWeights::decode(&bytes[..bytes.len() - 1]).is_err());
+        assert_foreign_and_damaged_files_refused(&file, PatternWeights::decode);
     }
 
     #[test]

@@ -233,15 +233,7 @@ mod tests {
         assert!((weights.edge[7] + 32767.0 / 1024.0).abs() < 1e-3);
         assert_eq!(weights.pattern.iter().filter(|&&v| v != 0.0).count(), 1);
         // Another game's or feature set's file is refused, and so is a damaged one.
-        let mut other = file.clone();
-        other.header.feature_set = "other".into();
-        assert!(PatternWeights::decode(&weights_format::encode(&other)).is_err());
-        other.header = WeightsHeader { game: "reversi".into(), ..file.header.clone() };
-        assert!(PatternWeights::decode(&weights_format::encode(&other)).is_err());
-        let mut damaged = bytes.clone();
-        damaged[bytes.len() / 2] ^= 1;
-        assert!(PatternWeights::decode(&damaged).is_err());
-        assert!(PatternWeights::decode(&bytes[..bytes.len() - 1]).is_err());
+        bradley_terry::assert_foreign_and_damaged_files_refused(&file, PatternWeights::decode);
     }
 
     #[test]
