@@ -146,10 +146,10 @@ enum Tool {
     Match(MatchOptions),
     /// Plays self-play games with randomised openings and writes them as shards. Reversi: their
     /// positions, labelled by the exact solver where the empties allow (format:
-    /// src/train/reversi_selfplay.rs). Hex: the game records of searches at `--visits` playouts
-    /// a move (format: src/train/hex_selfplay.rs).
+    /// src/train/reversi_selfplay.rs). Hex and Gomoku: the game records of searches at
+    /// `--visits` playouts a move (format: src/train/game_selfplay.rs).
     Selfplay {
-        /// The game (reversi or hex).
+        /// The game (reversi, hex or gomoku).
         #[arg(long)]
         game: String,
         /// Seed of the run: the same seed gives the same shards.
@@ -169,13 +169,13 @@ enum Tool {
         /// weights).
         #[arg(long, default_value_t = 0)]
         player_depth: u32,
-        /// Board side (Hex).
-        #[arg(long, default_value_t = 11)]
+        /// Board side (Hex, Gomoku; 0: the game's default, 11 and 15).
+        #[arg(long, default_value_t = 0)]
         size: usize,
-        /// Playouts per searched move (Hex).
+        /// Playouts per searched move (Hex, Gomoku).
         #[arg(long, default_value_t = 3000)]
         visits: u64,
-        /// Make only this shard of the run (Hex; numbered from 0), so that processes or
+        /// Make only this shard of the run (Hex, Gomoku; numbered from 0), so that processes or
         /// machines can share a run.
         #[arg(long)]
         shard: Option<usize>,
@@ -184,9 +184,10 @@ enum Tool {
         out: std::path::PathBuf,
     },
     /// Fits the weights to the shards of a directory, deterministically: Reversi's evaluation
-    /// (src/train/reversi_fit.rs) or Hex's move patterns (src/train/hex_fit.rs).
+    /// (src/train/reversi_fit.rs), Hex's move patterns (src/train/hex_fit.rs) or Gomoku's line
+    /// patterns (src/train/gomoku_fit.rs).
     Train {
-        /// The game (reversi or hex).
+        /// The game (reversi, hex or gomoku).
         #[arg(long)]
         game: String,
         /// The directory of shards (`ponder selfplay --out`).
@@ -199,13 +200,13 @@ enum Tool {
         #[arg(long, default_value_t = 10.0)]
         ridge: f64,
         /// Conjugate-gradient iterations per stage (Reversi), minorization-maximization rounds
-        /// (Hex).
+        /// (Hex, Gomoku).
         #[arg(long, default_value_t = 60)]
         iterations: usize,
         /// A stage also learns from the positions of the stages this close to it.
         #[arg(long, default_value_t = 0)]
         stage_window: usize,
-        /// Held-out shards to report the move-prediction accuracy on (Hex).
+        /// Held-out shards to report the move-prediction accuracy on (Hex, Gomoku).
         #[arg(long)]
         test: Option<std::path::PathBuf>,
     },
@@ -351,17 +352,18 @@ fn main() -> ExitCode {
         }
         Some(Tool::Match(options)) => run_match(options),
         Some(Tool::Selfplay { game, seed, games, shards, solve_empties, player_depth, size, visits, shard, out }) => {
-            if game.eq_ignore_ascii_case("hex") {
-                let options = ponder::train::hex_selfplay::HexSelfplayOptions {
+            if let Some(record_game) = ponder::train::game_selfplay::RecordGame::from_name(&game) {
+                let options = ponder::train::game_selfplay::SelfplayOptions {
+                    game: record_game,
                     seed,
                     games,
                     shards,
-                    size,
+                    size: if size == 0 { record_game.default_size() } else { size },
                     visits,
                     only_shard: shard,
                     out_dir: out,
                 };
-                ponder::train::hex_selfplay::run_selfplay(&options).map(print_lines)
+                ponder::train::game_selfplay::run_selfplay(&options).map(print_lines)
             } else {
                 only_reversi(&game).and_then(|()| {
                     use ponder::train::reversi_selfplay::{Player, SelfplayOptions};
@@ -371,6 +373,9 @@ fn main() -> ExitCode {
                     ponder::train::reversi_selfplay::run_selfplay(&options).map(print_lines)
                 })
             }
+        }
+        Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("gomoku") => {
+            ponder::train::gomoku_fit::run_train(&data, &out, iterations, test.as_deref()).map(print_lines)
         }
         Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("hex") => {
             let options = ponder::train::hex_fit::HexFitOptions { iterations, test };

@@ -276,6 +276,14 @@ impl<G: Game> GameState<G> {
         self
     }
 
+    /// The same with priors from trained knowledge in place of the game's own where `enabled`
+    /// says so for the search parameters (a `param_search` switch).
+    pub fn with_switched_priors(mut self, priors: PriorHook<G>, enabled: fn(&SearchParams) -> bool) -> GameState<G> {
+        self.search.set_prior_hook(Some(priors));
+        self.search.set_prior_hook_switch(enabled);
+        self
+    }
+
     /// The same with its own move search for `genmove`.
     pub fn with_midgame_search(mut self, search: MidgameHook<G>) -> GameState<G> {
         self.midgame = Some(search);

@@ -11,7 +11,7 @@ use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
-use crate::knowledge::{hex_patterns, hex_swap};
+use crate::knowledge::{gomoku_patterns, hex_patterns, hex_swap};
 use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
@@ -39,15 +39,19 @@ pub const GAMES: &[GameEntry] = &[
         name: "gomoku",
         aliases: &[],
         create: |params| {
-            Box::new(GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params).with_solver(SolverHooks {
-                solve: solve_gomoku,
-                solved_move: Some(gomoku_tactical_move),
-                vc_view: None,
-                losing_moves: None,
-                expansion_proof: None,
-                node_threats: Some(NodeSearch::threats(gomoku_tactics::node_threats)),
-                refuted_move: Some(gomoku_refuted_move),
-            }))
+            Box::new(
+                GameState::<Mnk>::new("gomoku", MnkConfig::gomoku(), params)
+                    .with_solver(SolverHooks {
+                        solve: solve_gomoku,
+                        solved_move: Some(gomoku_tactical_move),
+                        vc_view: None,
+                        losing_moves: None,
+                        expansion_proof: None,
+                        node_threats: Some(NodeSearch::threats(gomoku_tactics::node_threats)),
+                        refuted_move: Some(gomoku_refuted_move),
+                    })
+                    .with_switched_priors(gomoku_patterns::move_priors, |params| params.pattern_priors),
+            )
         },
     },
     GameEntry {

@@ -111,6 +111,7 @@ impl SearchSettings {
             Param::int("level", self.level),
             Param::bool("rave", self.params.rave),
             Param::bool("priors", self.params.priors),
+            Param::bool("pattern_priors", self.params.pattern_priors),
             Param::bool("solver", self.params.solver),
             Param::bool("resign", self.params.resign),
             Param::string("resign_threshold", self.params.resign_threshold.to_string()),
@@ -151,6 +152,9 @@ impl SearchSettings {
             "level" => self.level = parse_int_param(value, 1..=10).map_err(invalid)? as u32,
             "rave" => self.params.rave = crate::games::parse_bool_param(value).map_err(invalid)?,
             "priors" => self.params.priors = crate::games::parse_bool_param(value).map_err(invalid)?,
+            "pattern_priors" => {
+                self.params.pattern_priors = crate::games::parse_bool_param(value).map_err(invalid)?;
+            }
             "solver" => self.params.solver = crate::games::parse_bool_param(value).map_err(invalid)?,
             "resign" => self.params.resign = crate::games::parse_bool_param(value).map_err(invalid)?,
             "alphabeta" => self.params.alpha_beta = crate::games::parse_bool_param(value).map_err(invalid)?,

@@ -137,6 +137,11 @@ impl Mnk {
         self.height as usize
     }
 
+    /// Whether only an exact line of k wins (an overline does not).
+    pub fn exact_k(&self) -> bool {
+        self.exact
+    }
+
     /// The stone on `cell`, if any.
     pub fn stone_at(&self, cell: Cell) -> Option<Color> {
         let index = cell.0 as usize;

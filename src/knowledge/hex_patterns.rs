@@ -13,6 +13,7 @@
 
 use std::sync::OnceLock;
 
+use super::prior_mapping::CandidateStrengths;
 use super::weights_format::{self, WeightsError, WeightsFile};
 use crate::games::Prior;
 use crate::games::hex::knowledge::{
@@ -34,16 +35,6 @@ pub const LOG_GAMMA_UNIT: f64 = 1024.0;
 
 /// The shipped weights, made by `ponder train --game hex` (see `weights/README.md`).
 static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/hex.patterns");
-
-/// Pseudo-visits of a learned prior.
-const PRIOR_VISITS: u32 = 10;
-/// Further pseudo-visits for a move the model gives all the probability (in proportion).
-const CONFIDENT_VISITS: f32 = 20.0;
-/// A prior's value moves this much per unit of `ln(gamma)` away from the candidates' mean.
-const VALUE_PER_LOG_GAMMA: f32 = 0.05;
-/// The range of a learned prior's value.
-const LOWEST_VALUE: f32 = 0.2;
-const HIGHEST_VALUE: f32 = 0.9;
 
 /// The fitted strengths, as `ln(gamma)` per table.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,9 +94,8 @@ thread_local! {
 }
 
 /// Priors for `moves` from the embedded weights (the search's prior hook for Hex): dead cells
-/// keep the hand-set poor prior, the swap move none; every other cell gets
-/// [`PRIOR_VISITS`] pseudo-visits (more for a move the model is sure of) at a value that grows
-/// with its `ln(gamma)` above the candidates' mean. Falls back to the hand-set priors if the
+/// keep the hand-set poor prior, the swap move none; every other cell a learned prior
+/// ([`super::prior_mapping`]). Falls back to the hand-set priors if the
 /// embedded weights cannot be read.
 pub fn move_priors(position: &Hex, moves: &[HexMove], priors: &mut [Prior]) {
     match embedded() {
@@ -120,40 +110,23 @@ pub fn priors_with(weights: &PatternWeights, position: &Hex, moves: &[HexMove], 
         let (features, log_gammas) = &mut *scratch.borrow_mut();
         cell_features(position, moves, features);
         log_gammas.clear();
-        let (mut sum, mut count, mut best) = (0.0f32, 0usize, f32::NEG_INFINITY);
-        for feature in features.iter() {
-            let value = match feature {
-                Some(feature) if !feature.dead => {
-                    let value = weights.log_gamma(feature);
-                    sum += value;
-                    count += 1;
-                    best = best.max(value);
-                    value
-                }
-                _ => f32::NAN,
-            };
-            log_gammas.push(value);
-        }
-        if count == 0 {
+        log_gammas.extend(features.iter().map(|feature| match feature {
+            Some(feature) if !feature.dead => weights.log_gamma(feature),
+            _ => f32::NAN,
+        }));
+        let Some(strengths) = CandidateStrengths::of(log_gammas.iter().copied().filter(|v| !v.is_nan())) else {
             for (prior, feature) in priors.iter_mut().zip(features.iter()) {
                 if feature.is_some_and(|f| f.dead) {
                     *prior = DEAD_PRIOR;
                 }
             }
             return;
-        }
-        let mean = sum / count as f32;
-        let total: f32 = log_gammas.iter().filter(|v| !v.is_nan()).map(|&v| (v - best).exp()).sum();
+        };
         for ((prior, feature), &log_gamma) in priors.iter_mut().zip(features.iter()).zip(log_gammas.iter()) {
             match feature {
                 None => {}
                 Some(feature) if feature.dead => *prior = DEAD_PRIOR,
-                Some(_) => {
-                    let probability = (log_gamma - best).exp() / total;
-                    let value = (0.5 + VALUE_PER_LOG_GAMMA * (log_gamma - mean)).clamp(LOWEST_VALUE, HIGHEST_VALUE);
-                    let visits = PRIOR_VISITS + (CONFIDENT_VISITS * probability).round() as u32;
-                    *prior = Prior::new(visits, value);
-                }
+                Some(_) => *prior = strengths.prior(log_gamma),
             }
         }
     });

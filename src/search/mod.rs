@@ -67,6 +67,10 @@ pub struct SearchParams {
     pub rave: bool,
     /// Game knowledge as priors of new nodes (`Game::move_priors`).
     pub priors: bool,
+    /// Gomoku: with `priors`, the learned line-pattern priors (`weights/gomoku.patterns`) in
+    /// place of the hand-set threat priors. Off by default: they scored 32-28 in 60 games at
+    /// 1 s a move against the hand-set ones, no significant gain (see `weights/README.md`).
+    pub pattern_priors: bool,
     /// Exact solvers and proofs from game knowledge: the solver's move before a search and
     /// `Game::proven_outcome` (and the expansion proof) inside it. Off, ponder plays by search alone.
     pub solver: bool,
@@ -121,6 +125,7 @@ impl Default for SearchParams {
             max_memory_mb: 1024,
             rave: true,
             priors: true,
+            pattern_priors: false,
             solver: true,
             resign: true,
             resign_threshold: 0.0,
@@ -323,6 +328,9 @@ pub struct Search<G: Game> {
     threat_hook: Option<NodeSearch<G>>,
     /// Priors from trained knowledge in place of [`Game::move_priors`] (Hex: learned patterns).
     prior_hook: Option<PriorHook<G>>,
+    /// Whether the parameters let the prior hook replace the game's priors (always, unless the
+    /// game ties it to a parameter: Gomoku's `pattern_priors`).
+    prior_hook_enabled: fn(&SearchParams) -> bool,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
     /// (see [`SearchParams::threat_nodes_per_playout`]).
     threat_nodes_spent: AtomicU64,
@@ -427,6 +435,7 @@ impl<G: Game> Search<G> {
             expansion_proof: None,
             threat_hook: None,
             prior_hook: None,
+            prior_hook_enabled: |_| true,
             threat_nodes_spent: AtomicU64::new(0),
             threat_start_visits: 0,
             threat_deadline: None,
@@ -477,6 +486,12 @@ impl<G: Game> Search<G> {
     /// `None` goes back to the game's own.
     pub fn set_prior_hook(&mut self, hook: Option<PriorHook<G>>) {
         self.prior_hook = hook;
+    }
+
+    /// Ties the prior hook to a parameter: it replaces the game's priors only where `enabled`
+    /// says so for the search's parameters (by default always).
+    pub fn set_prior_hook_switch(&mut self, enabled: fn(&SearchParams) -> bool) {
+        self.prior_hook_enabled = enabled;
     }
 
     /// Sets the proof asked at a node's first visit besides [`Game::proven_outcome`], for
@@ -997,7 +1012,7 @@ impl<G: Game> Search<G> {
                 if self.params.priors {
                     worker.priors.clear();
                     worker.priors.resize(worker.moves.len(), Prior::NONE);
-                    match self.prior_hook {
+                    match self.prior_hook.filter(|_| (self.prior_hook_enabled)(&self.params)) {
                         Some(priors) => priors(position, &worker.moves, &mut worker.priors),
                         None => position.move_priors(&worker.moves, &mut worker.priors),
                     }

@@ -1,5 +1,5 @@
 //! `ponder train --game hex`: fits the move-pattern strengths of [`crate::knowledge::hex_patterns`]
-//! to the moves the search chose in self-play games ([`super::hex_selfplay`] shards).
+//! to the moves the search chose in self-play games ([`super::game_selfplay`] shards).
 //!
 //! Every position after a game's random opening is one competition: the legal cells that are
 //! not dead are the competitors, the cell the search played is the winner, and each competitor
@@ -13,39 +13,25 @@
 
 use std::path::Path;
 
-use super::hex_selfplay::{GameRecord, load_records};
+use super::bradley_terry::{self, Accuracy, Comparison, PriorModel, train_from_shards};
+use super::game_selfplay::{GameRecord, RecordGame};
 use crate::games::hex::knowledge::{CellFeatures, cell_features};
 use crate::games::hex::{Hex, HexConfig, HexMove};
 use crate::games::{Game, Prior};
 use crate::knowledge::hex_patterns::{FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES};
-use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
 
 /// Feature groups: pattern, last move, edge.
 const GROUPS: usize = 3;
 
-/// The competitions of a set of games: every competitor's feature indices, by group, and per
-/// competition its competitors' range and the winner's offset in it.
-#[derive(Clone, Debug, Default)]
-pub struct Competitions {
-    teams: Vec<[u32; GROUPS]>,
-    /// `(first competitor, end, winner's index)`.
-    positions: Vec<(u32, u32, u32)>,
-}
+/// The Hex move-prior model's file and groups.
+pub const MODEL: PriorModel<GROUPS> =
+    PriorModel { game: GAME, feature_set: FEATURE_SET, sizes: TABLE_SIZES, log_gamma_unit: LOG_GAMMA_UNIT };
 
-impl Competitions {
-    pub fn len(&self) -> usize {
-        self.positions.len()
-    }
+/// The competitions of a set of Hex games.
+pub type Competitions = bradley_terry::Competitions<GROUPS>;
 
-    pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
-    }
-
-    /// Competitors in all.
-    pub fn competitors(&self) -> usize {
-        self.teams.len()
-    }
-}
+/// The fitted gammas of the Hex features.
+pub type Gammas = bradley_terry::Gammas<GROUPS>;
 
 fn team(features: &CellFeatures) -> [u32; GROUPS] {
     [features.pattern, u32::from(features.last_move), u32::from(features.edge)]
@@ -78,131 +64,24 @@ pub fn competitions(records: &[GameRecord]) -> Result<Competitions, String> {
             moves.clear();
             position.legal_moves(&mut moves);
             cell_features(position, &moves, &mut features);
-            let first = result.teams.len() as u32;
+            let mut teams = Vec::new();
             let mut winner = None;
             for (&mv, feature) in moves.iter().zip(&features) {
                 let Some(feature) = feature.filter(|feature| !feature.dead) else {
                     continue;
                 };
                 if mv == chosen {
-                    winner = Some(result.teams.len() as u32 - first);
+                    winner = Some(teams.len());
                 }
-                result.teams.push(team(&feature));
+                teams.push(team(&feature));
             }
-            match winner {
-                Some(winner) => result.positions.push((first, result.teams.len() as u32, winner)),
-                None => result.teams.truncate(first as usize),
+            if let Some(winner) = winner {
+                result.push(teams, winner);
             }
         };
         for_each_choice(record, &mut visit)?;
     }
     Ok(result)
-}
-
-/// The fitted gammas, per group.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gammas {
-    pub groups: [Vec<f64>; GROUPS],
-}
-
-impl Gammas {
-    fn ones() -> Gammas {
-        Gammas { groups: TABLE_SIZES.map(|size| vec![1.0; size]) }
-    }
-
-    fn strength(&self, team: &[u32; GROUPS]) -> f64 {
-        self.groups[0][team[0] as usize] * self.groups[1][team[1] as usize] * self.groups[2][team[2] as usize]
-    }
-
-    /// The weights file's tables: `ln(gamma)` in 1/[`LOG_GAMMA_UNIT`], within `i16`.
-    pub fn tables(&self) -> Vec<Vec<i16>> {
-        self.groups
-            .iter()
-            .map(|gammas| {
-                gammas
-                    .iter()
-                    .map(|gamma| (gamma.ln() * LOG_GAMMA_UNIT).round().clamp(-32767.0, 32767.0) as i16)
-                    .collect()
-            })
-            .collect()
-    }
-}
-
-/// Mean log-likelihood of the winners, per competition.
-pub fn log_likelihood(gammas: &Gammas, data: &Competitions) -> f64 {
-    let mut total = 0.0;
-    for &(first, end, winner) in &data.positions {
-        let teams = &data.teams[first as usize..end as usize];
-        let sum: f64 = teams.iter().map(|team| gammas.strength(team)).sum();
-        total += (gammas.strength(&teams[winner as usize]) / sum).ln();
-    }
-    total / data.len().max(1) as f64
-}
-
-/// Fits the gammas with `iterations` rounds of minorization-maximization over the groups;
-/// `report` hears the training log-likelihood after each round.
-pub fn fit(data: &Competitions, iterations: usize, mut report: impl FnMut(usize, f64)) -> Gammas {
-    let mut gammas = Gammas::ones();
-    // Wins of every feature value: the winners' teams.
-    let mut wins = TABLE_SIZES.map(|size| vec![0.0f64; size]);
-    for &(first, _, winner) in &data.positions {
-        let team = &data.teams[(first + winner) as usize];
-        for group in 0..GROUPS {
-            wins[group][team[group] as usize] += 1.0;
-        }
-    }
-    let mut denominators = TABLE_SIZES.map(|size| vec![0.0f64; size]);
-    for iteration in 0..iterations {
-        for group in 0..GROUPS {
-            let denominator = &mut denominators[group];
-            denominator.fill(0.0);
-            // 1. Each competition adds, for every competitor, its strength without this group's
-            //    gamma over the competition's total strength.
-            for &(first, end, _) in &data.positions {
-                let teams = &data.teams[first as usize..end as usize];
-                let total: f64 = teams.iter().map(|team| gammas.strength(team)).sum();
-                for team in teams {
-                    let value = team[group] as usize;
-                    denominator[value] += gammas.strength(team) / gammas.groups[group][value] / total;
-                }
-            }
-            // 2. The update, with one virtual win and one virtual loss against a gamma of 1.
-            for (value, gamma) in gammas.groups[group].iter_mut().enumerate() {
-                *gamma = (wins[group][value] + 1.0) / (denominator[value] + 2.0 / (*gamma + 1.0));
-            }
-        }
-        report(iteration + 1, log_likelihood(&gammas, data));
-    }
-    gammas
-}
-
-/// Move-prediction accuracy on held-out games: how often the search's move is the ranking's
-/// first, and among its first five. Ties are split evenly (the expected accuracy when ties
-/// are broken at random), so a ranking that cannot tell the cells apart earns no credit for
-/// the move order of the legal moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Accuracy {
-    pub positions: usize,
-    pub top1: f64,
-    pub top5: f64,
-}
-
-impl Accuracy {
-    fn add(&mut self, scores: &[f64], chosen: usize) {
-        let score = scores[chosen];
-        let better = scores.iter().filter(|&&s| s > score).count() as f64;
-        let equal = scores.iter().filter(|&&s| s == score).count() as f64;
-        let within = |k: f64| ((k - better) / equal).clamp(0.0, 1.0);
-        self.positions += 1;
-        self.top1 += within(1.0);
-        self.top5 += within(5.0);
-    }
-
-    /// Shares of the positions, in percent.
-    pub fn percent(&self) -> (f64, f64) {
-        let n = self.positions.max(1) as f64;
-        (100.0 * self.top1 / n, 100.0 * self.top5 / n)
-    }
 }
 
 /// The accuracy of `weights` and of the hand-set priors ([`Game::move_priors`], ranked by
@@ -211,9 +90,8 @@ impl Accuracy {
 /// # Errors
 /// A message naming a record with a move that does not parse or is illegal.
 pub fn accuracy(weights: &PatternWeights, records: &[GameRecord]) -> Result<(Accuracy, Accuracy), String> {
-    let (mut learned, mut hand_set) = (Accuracy::default(), Accuracy::default());
-    let (mut moves, mut features, mut priors) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut learned_scores, mut hand_scores) = (Vec::new(), Vec::new());
+    let mut comparison = Comparison::default();
+    let (mut moves, mut features, mut priors, mut learned_scores) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for record in records {
         for_each_choice(record, |position, chosen| {
             moves.clear();
@@ -231,13 +109,10 @@ pub fn accuracy(weights: &PatternWeights, records: &[GameRecord]) -> Result<(Acc
             priors.clear();
             priors.resize(moves.len(), Prior::NONE);
             position.move_priors(&moves, &mut priors);
-            hand_scores.clear();
-            hand_scores.extend(priors.iter().map(|prior| f64::from(prior.value) * 1000.0 + f64::from(prior.visits)));
-            learned.add(&learned_scores, chosen);
-            hand_set.add(&hand_scores, chosen);
+            comparison.add(&learned_scores, &priors, chosen);
         })?;
     }
-    Ok((learned, hand_set))
+    Ok((comparison.learned, comparison.hand_set))
 }
 
 /// What `ponder train --game hex` is asked to do.
@@ -254,57 +129,16 @@ pub struct HexFitOptions {
 /// # Errors
 /// A message when the shards cannot be read or the file cannot be written.
 pub fn run_train(data: &Path, out: &Path, options: &HexFitOptions) -> Result<Vec<String>, String> {
-    let (records, hash, files) = load_records(data)?;
-    let competitions = competitions(&records)?;
-    if competitions.is_empty() {
-        return Err(format!("{}: no searched moves to learn from", data.display()));
-    }
-    let mut lines = vec![format!(
-        "{} games in {files} shards (data hash {hash:016x}): {} positions, {} candidate cells",
-        records.len(),
-        competitions.len(),
-        competitions.competitors()
-    )];
-    let gammas = fit(&competitions, options.iterations, |iteration, likelihood| {
-        if iteration % 5 == 0 || iteration == options.iterations {
-            lines.push(format!("iteration {iteration}: mean log-likelihood {likelihood:.4}"));
-        }
-    });
-    let description = format!(
-        "ponder train --game hex --iterations {}: minorization-maximization of a generalised Bradley-Terry \
-         model (1 virtual win and loss against gamma 1 per feature value) on {} self-play games, {} positions",
+    train_from_shards(
+        &MODEL,
+        RecordGame::Hex,
+        data,
+        out,
         options.iterations,
-        records.len(),
-        competitions.len()
-    );
-    let file = WeightsFile {
-        header: WeightsHeader {
-            game: GAME.to_string(),
-            feature_set: FEATURE_SET.to_string(),
-            data_hash: hash,
-            description,
-        },
-        tables: gammas.tables(),
-    };
-    let bytes = weights_format::encode(&file);
-    std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
-    let stored = file.tables.iter().map(|table| table.iter().filter(|&&v| v != 0).count()).sum::<usize>();
-    lines.push(format!("{}: {} bytes, {stored} non-neutral gammas", out.display(), bytes.len()));
-    if let Some(test) = &options.test {
-        let (test_records, test_hash, _) = load_records(test)?;
-        let weights = PatternWeights::from_file(&file);
-        let (learned, hand_set) = accuracy(&weights, &test_records)?;
-        let (learned1, learned5) = learned.percent();
-        let (hand1, hand5) = hand_set.percent();
-        lines.push(format!(
-            "held-out {} ({} games, hash {test_hash:016x}), {} positions: learned top-1 {learned1:.1}% top-5 \
-             {learned5:.1}%, hand-set top-1 {hand1:.1}% top-5 {hand5:.1}%",
-            test.display(),
-            test_records.len(),
-            learned.positions
-        ));
-    }
-    Ok(lines)
+        options.test.as_deref(),
+        competitions,
+        |file, records| accuracy(&PatternWeights::from_file(file), records),
+    )
 }
 
 #[cfg(test)]
@@ -312,6 +146,7 @@ mod tests {
     use super::*;
     use crate::games::Color;
     use crate::games::hex::knowledge::PATTERN_CODES;
+    use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -356,7 +191,7 @@ mod tests {
         let data = competitions(&records).unwrap();
         assert!(data.len() > 1000, "{}", data.len());
         let mut likelihoods = Vec::new();
-        let gammas = fit(&data, 8, |_, likelihood| likelihoods.push(likelihood));
+        let gammas = MODEL.fit(&data, 8, |_, likelihood| likelihoods.push(likelihood));
         // Minorization-maximization never lowers the likelihood (the prior aside, which is small
         // against this many competitions).
         assert!(likelihoods.windows(2).all(|pair| pair[1] >= pair[0] - 1e-9), "{likelihoods:?}");
@@ -364,7 +199,7 @@ mod tests {
         // Class 1 (touching the last stone) is the preference; class 2 and 3 and "far" lose.
         assert!(last_move[1] > 10.0 * last_move[2], "{last_move:?}");
         assert!(last_move[1] > 10.0 * last_move[0], "{last_move:?}");
-        assert_eq!(gammas, fit(&data, 8, |_, _| {}));
+        assert_eq!(gammas, MODEL.fit(&data, 8, |_, _| {}));
         // The learned ranking predicts these games far better than chance.
         let weights = PatternWeights {
             pattern: gammas.groups[0].iter().map(|g| g.ln() as f32).collect(),
@@ -377,7 +212,7 @@ mod tests {
 
     #[test]
     fn weights_round_trip_through_the_file_format() {
-        let mut gammas = Gammas::ones();
+        let mut gammas = Gammas::ones(TABLE_SIZES);
         gammas.groups[0][1234] = 3.5;
         gammas.groups[1][2] = 0.25;
         gammas.groups[2][7] = 1e-30;
@@ -388,7 +223,7 @@ mod tests {
                 data_hash: 42,
                 description: "test".into(),
             },
-            tables: gammas.tables(),
+            tables: gammas.tables(LOG_GAMMA_UNIT),
         };
         let bytes = weights_format::encode(&file);
         let weights = PatternWeights::decode(&bytes).unwrap();
@@ -398,15 +233,7 @@ mod tests {
         assert!((weights.edge[7] + 32767.0 / 1024.0).abs() < 1e-3);
         assert_eq!(weights.pattern.iter().filter(|&&v| v != 0.0).count(), 1);
         // Another game's or feature set's file is refused, and so is a damaged one.
-        let mut other = file.clone();
-        other.header.feature_set = "other".into();
-        assert!(PatternWeights::decode(&weights_format::encode(&other)).is_err());
-        other.header = WeightsHeader { game: "reversi".into(), ..file.header.clone() };
-        assert!(PatternWeights::decode(&weights_format::encode(&other)).is_err());
-        let mut damaged = bytes.clone();
-        damaged[bytes.len() / 2] ^= 1;
-        assert!(PatternWeights::decode(&damaged).is_err());
-        assert!(PatternWeights::decode(&bytes[..bytes.len() - 1]).is_err());
+        bradley_terry::assert_foreign_and_damaged_files_refused(&file, PatternWeights::decode);
     }
 
     #[test]

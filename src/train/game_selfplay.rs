@@ -1,0 +1,406 @@
+//! `ponder selfplay --game hex|gomoku`: games of the engine against itself, searched at a fixed
+//! visit count on one thread, written as game records for the move-prior fits (`ponder train
+//! --game hex`, [`super::hex_fit`]; `ponder train --game gomoku`, [`super::gomoku_fit`]). The
+//! priors learn which move the search chose, so they distil the search's choices into priors (as
+//! a policy is trained on a search's moves).
+//!
+//! # Shard format (text, version 1)
+//!
+//! One file per shard, `<GAME><SIZE>-s<SEED>-<SHARD>.txt` (`hex11-s1-0000.txt`,
+//! `gomoku15-s1-0000.txt`). Lines starting with `#` are comments; the first says how the shard
+//! was made (`# ponder selfplay <GAME> format 1: size <SIZE>, ...`). Every other line is one game:
+//!
+//! ```text
+//! <game number> <winner: B|W|?> <random moves R> <move> <move> ...
+//! ```
+//!
+//! Moves are cells in the game's notation (Hex `f6`, Gomoku `H8`), Black first, alternating.
+//! The first `R` moves were drawn at random to vary the openings and are not the engine's
+//! choice; every later move is the search's. The winner is the side that did not resign (Hex:
+//! or whose edges are joined); `?` for a drawn Gomoku game. A game's moves depend only on the
+//! run's seed, the game's number, the game, the size and the visits (one search thread, the
+//! search seeded per game), so a shard's bytes depend only on those and the games it holds.
+//!
+//! # The games
+//!
+//! Hex opens with 1 or 2 uniformly random stones (half the games each); Gomoku with 2 to 4
+//! stones drawn uniformly from the 7x7 square around the centre (Black, White, ...), so the
+//! openings differ but stay playable. Then the engine plays both sides with its default
+//! settings (priors, solvers, threat search, the refutation check) at `visits` playouts per
+//! move, keeping its tree between moves, until a side resigns or the board is full.
+
+use std::path::{Path, PathBuf};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::engine::Session;
+use crate::games::{Color, format_go_vertex};
+use crate::protocol::command::{Command, ParamRequest};
+
+/// The games whose self-play records a fit learns from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordGame {
+    Hex,
+    Gomoku,
+}
+
+impl RecordGame {
+    /// The `set_game` name, also the shard files' prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordGame::Hex => "hex",
+            RecordGame::Gomoku => "gomoku",
+        }
+    }
+
+    /// The game named `name` (any case), if it has self-play records.
+    pub fn from_name(name: &str) -> Option<RecordGame> {
+        [RecordGame::Hex, RecordGame::Gomoku].into_iter().find(|game| game.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The usual board side: 11 for Hex, 15 for Gomoku.
+    pub fn default_size(self) -> usize {
+        match self {
+            RecordGame::Hex => 11,
+            RecordGame::Gomoku => 15,
+        }
+    }
+
+    /// The fewest and the most random stones that open a game.
+    pub fn random_opening(self) -> (usize, usize) {
+        match self {
+            RecordGame::Hex => (1, 2),
+            RecordGame::Gomoku => (2, 4),
+        }
+    }
+
+    fn sizes(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            RecordGame::Hex => 2..=19,
+            // The random opening's 7x7 square must fit.
+            RecordGame::Gomoku => 7..=25,
+        }
+    }
+
+    /// Cells a random opening stone is drawn from, as (column, row from 0).
+    fn opening_cells(self, size: usize) -> Vec<(usize, usize)> {
+        let range = match self {
+            RecordGame::Hex => 0..size,
+            RecordGame::Gomoku => size / 2 - 3..size / 2 + 4,
+        };
+        range.clone().flat_map(|row| range.clone().map(move |column| (column, row))).collect()
+    }
+
+    fn format_cell(self, (column, row): (usize, usize)) -> String {
+        match self {
+            RecordGame::Hex => format!("{}{}", (b'a' + column as u8) as char, row + 1),
+            RecordGame::Gomoku => format_go_vertex(column, row),
+        }
+    }
+}
+
+/// What `ponder selfplay --game hex|gomoku` is asked to make.
+#[derive(Clone, Debug)]
+pub struct SelfplayOptions {
+    pub game: RecordGame,
+    pub seed: u64,
+    pub games: usize,
+    pub shards: usize,
+    /// Board side.
+    pub size: usize,
+    /// Playouts per searched move.
+    pub visits: u64,
+    /// Only these shards (all when `None`): shards are independent, so machines or processes
+    /// can each make some.
+    pub only_shard: Option<usize>,
+    pub out_dir: PathBuf,
+}
+
+/// One game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Board side (from the shard's first line).
+    pub size: usize,
+    pub number: usize,
+    pub winner: Option<Color>,
+    /// The leading moves that were drawn at random.
+    pub random_moves: usize,
+    pub moves: Vec<String>,
+}
+
+/// Writes the shards; returns a one-line summary per shard.
+///
+/// # Errors
+/// A message when the options are out of range, a search command fails or a file cannot be
+/// written.
+pub fn run_selfplay(options: &SelfplayOptions) -> Result<Vec<String>, String> {
+    if options.shards == 0 || options.games == 0 || options.shards > options.games {
+        return Err("expected 1 <= shards <= games".to_string());
+    }
+    let sizes = options.game.sizes();
+    if !sizes.contains(&options.size) || options.visits == 0 {
+        return Err(format!("expected --size {} to {} and --visits > 0", sizes.start(), sizes.end()));
+    }
+    std::fs::create_dir_all(&options.out_dir).map_err(|e| format!("{}: {e}", options.out_dir.display()))?;
+    let mut summaries = Vec::new();
+    for shard in 0..options.shards {
+        if options.only_shard.is_some_and(|only| only != shard) {
+            continue;
+        }
+        let first = shard * options.games / options.shards;
+        let end = (shard + 1) * options.games / options.shards;
+        let started = std::time::Instant::now();
+        let text = shard_text(options, first..end)?;
+        let name = format!("{}{}-s{}-{shard:04}.txt", options.game.name(), options.size, options.seed);
+        let path = options.out_dir.join(name);
+        std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let moves: usize = text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split(' ').count() - 3).sum();
+        summaries.push(format!(
+            "{}: games {first}..{end}, {moves} moves, {:.1}s",
+            path.display(),
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(summaries)
+}
+
+/// The first line of a shard, up to the size.
+fn shard_prefix(game: RecordGame) -> String {
+    format!("# ponder selfplay {} format 1: size ", game.name())
+}
+
+/// The text of a shard holding games `games`.
+fn shard_text(options: &SelfplayOptions, games: std::ops::Range<usize>) -> Result<String, String> {
+    let (fewest, most) = options.game.random_opening();
+    let mut text = format!(
+        "{}{}, seed {}, games {}..{}, visits {}, random opening {fewest}..={most}\n",
+        shard_prefix(options.game),
+        options.size,
+        options.seed,
+        games.start,
+        games.end,
+        options.visits,
+    );
+    for game in games {
+        text.push_str(&format_record(&play_game(options, game)?));
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// One record as a shard line.
+pub fn format_record(record: &GameRecord) -> String {
+    let winner = match record.winner {
+        Some(Color::Black) => "B",
+        Some(Color::White) => "W",
+        None => "?",
+    };
+    let mut line = format!("{} {winner} {}", record.number, record.random_moves);
+    for mv in &record.moves {
+        line.push(' ');
+        line.push_str(mv);
+    }
+    line
+}
+
+/// Reads a shard line back, a game on a `size` board.
+///
+/// # Errors
+/// A message saying what is wrong with the line.
+pub fn parse_record(line: &str, size: usize) -> Result<GameRecord, String> {
+    let mut words = line.split_ascii_whitespace();
+    let mut next = |what: &str| words.next().ok_or_else(|| format!("missing {what}"));
+    let number = next("game number")?.parse().map_err(|_| "bad game number".to_string())?;
+    let winner = match next("winner")? {
+        "B" => Some(Color::Black),
+        "W" => Some(Color::White),
+        "?" => None,
+        other => return Err(format!("bad winner '{other}'")),
+    };
+    let random_moves = next("random moves")?.parse().map_err(|_| "bad random move count".to_string())?;
+    let moves: Vec<String> = words.map(str::to_string).collect();
+    if random_moves > moves.len() {
+        return Err("more random moves than moves".to_string());
+    }
+    Ok(GameRecord { size, number, winner, random_moves, moves })
+}
+
+/// The board side a shard's first line gives, if it is a shard of `game`.
+fn shard_size(game: RecordGame, first_line: &str) -> Option<usize> {
+    let rest = first_line.strip_prefix(&shard_prefix(game))?;
+    rest.split(',').next()?.parse().ok()
+}
+
+/// Seeds of a game: its random opening's generator and its search, from the run seed and the
+/// game's number (SplitMix64 steps, so nearby numbers give unrelated seeds).
+fn game_seed(seed: u64, game: usize, stream: u64) -> u64 {
+    let mut z = seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ stream.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The random opening of game number `game`: distinct cells drawn uniformly from the game's
+/// opening area.
+fn random_opening(options: &SelfplayOptions, game: usize) -> Vec<String> {
+    let mut rng = SmallRng::seed_from_u64(game_seed(options.seed, game, 0));
+    let (fewest, most) = options.game.random_opening();
+    let count = rng.random_range(fewest..=most);
+    let cells = options.game.opening_cells(options.size);
+    let mut taken = Vec::new();
+    while taken.len() < count {
+        let cell = cells[rng.random_range(0..cells.len())];
+        if !taken.contains(&cell) {
+            taken.push(cell);
+        }
+    }
+    taken.into_iter().map(|cell| options.game.format_cell(cell)).collect()
+}
+
+/// Plays game number `game` of the run.
+fn play_game(options: &SelfplayOptions, game: usize) -> Result<GameRecord, String> {
+    let mut session = Session::new(options.game.name()).map_err(|e| e.to_string())?;
+    let mut run = |command: Command| session.execute(command).map_err(|e| e.to_string());
+    run(Command::BoardSize { width: options.size, height: options.size })?;
+    let search_seed = game_seed(options.seed, game, 1);
+    for (name, value) in [
+        ("threads", "1".to_string()),
+        ("seed", search_seed.to_string()),
+        ("max_time", "0".to_string()),
+        ("max_visits", options.visits.to_string()),
+    ] {
+        run(Command::ParamSearch(ParamRequest::Set(name.to_string(), value)))?;
+    }
+    let mut moves = random_opening(options, game);
+    let random_moves = moves.len();
+    let mut color = Color::Black;
+    for mv in &moves {
+        run(Command::Play { color, mv: mv.clone() })?;
+        color = color.opponent();
+    }
+    let cells = options.size * options.size;
+    let mut winner = None;
+    while moves.len() < cells {
+        let reply = run(Command::GenMove(color))?;
+        if reply == "resign" {
+            winner = Some(color.opponent());
+            break;
+        }
+        if reply == "pass" {
+            // A finished Gomoku game without a winner.
+            break;
+        }
+        moves.push(reply);
+        color = color.opponent();
+    }
+    if winner.is_none() && moves.len() == cells && options.game == RecordGame::Hex {
+        // A full Hex board always has a winner: the side that moved last joined its edges, or
+        // the other did before; the loser's genmove says which.
+        winner = Some(color.opponent());
+    }
+    Ok(GameRecord { size: options.size, number: game, winner, random_moves, moves })
+}
+
+/// The game records of every shard file (`*.txt`) of `dir`, in file-name order, with the hash
+/// of their bytes (FNV-1a 64 over each file's name and contents, in that order).
+///
+/// # Errors
+/// A message when the directory cannot be read or a line is malformed.
+pub fn load_records(game: RecordGame, dir: &Path) -> Result<(Vec<GameRecord>, u64, usize), String> {
+    use crate::knowledge::weights_format::{FNV_OFFSET, fnv1a};
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{}: no shard files (*.txt)", dir.display()));
+    }
+    let mut hash = FNV_OFFSET;
+    let mut records = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        hash = fnv1a(hash, name.as_bytes());
+        hash = fnv1a(hash, text.as_bytes());
+        let size = shard_size(game, text.lines().next().unwrap_or_default())
+            .ok_or_else(|| format!("{}: not a {} self-play shard (first line)", path.display(), game.name()))?;
+        for (number, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            records.push(parse_record(line, size).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?);
+        }
+    }
+    Ok((records, hash, files.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_bad_lines_are_refused() {
+        let record = GameRecord {
+            size: 11,
+            number: 7,
+            winner: Some(Color::White),
+            random_moves: 1,
+            moves: vec!["a1".into(), "f6".into(), "e7".into()],
+        };
+        assert_eq!(format_record(&record), "7 W 1 a1 f6 e7");
+        assert_eq!(parse_record(&format_record(&record), 11).unwrap(), record);
+        assert!(parse_record("7 X 1 a1", 11).is_err());
+        assert!(parse_record("7 B 3 a1", 11).is_err());
+        assert!(parse_record("x B 0", 11).is_err());
+        assert_eq!(shard_size(RecordGame::Hex, "# ponder selfplay hex format 1: size 13, seed 1"), Some(13));
+        assert_eq!(shard_size(RecordGame::Gomoku, "# ponder selfplay hex format 1: size 13, seed 1"), None);
+        assert_eq!(shard_size(RecordGame::Gomoku, "# ponder selfplay gomoku format 1: size 15, seed 1"), Some(15));
+    }
+
+    fn selfplay_is_reproducible(game: RecordGame, size: usize, visits: u64) -> Vec<GameRecord> {
+        let dir = std::env::temp_dir().join(format!("ponder-{}-selfplay-{}", game.name(), std::process::id()));
+        let options = SelfplayOptions {
+            game,
+            seed: 3,
+            games: 2,
+            shards: 1,
+            size,
+            visits,
+            only_shard: None,
+            out_dir: dir.clone(),
+        };
+        let first = shard_text(&options, 0..2).unwrap();
+        assert_eq!(first, shard_text(&options, 0..2).unwrap());
+        run_selfplay(&options).unwrap();
+        let (records, _, files) = load_records(game, &dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(files, 1);
+        assert_eq!(records.len(), 2);
+        let (fewest, most) = game.random_opening();
+        for record in &records {
+            assert!((fewest..=most).contains(&record.random_moves));
+            assert!(record.moves.len() > record.random_moves, "{record:?}");
+        }
+        records
+    }
+
+    #[test]
+    fn hex_selfplay_is_reproducible_and_games_finish() {
+        for record in selfplay_is_reproducible(RecordGame::Hex, 5, 200) {
+            assert!(record.winner.is_some());
+        }
+    }
+
+    #[test]
+    fn gomoku_selfplay_is_reproducible_and_openings_stay_central() {
+        for record in selfplay_is_reproducible(RecordGame::Gomoku, 9, 100) {
+            // On 9x9 the opening square is columns B to H (no I) and rows 2 to 8.
+            for mv in &record.moves[..record.random_moves] {
+                assert!(!mv.starts_with('A') && !mv.starts_with('J') && mv[1..] != *"1" && mv[1..] != *"9", "{mv}");
+            }
+        }
+    }
+}
