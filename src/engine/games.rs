@@ -330,8 +330,8 @@ fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<He
 /// In play: the moves the search leaves out at the root. The cells outside the must-play region
 /// of the opponent's semi connections between its edges lose at once (the opponent plays a key),
 /// so the search never spends playouts on them (none on boards over 128 cells or when H-search
-/// finds no such semi); and the swap, when the swap table rates the first stone even or worse
-/// for its owner.
+/// finds no such semi); and the swap, when the swap table marks the first stone as one that
+/// loses for its owner (one not to swap).
 fn hex_moves_outside_must_play(position: &Hex) -> Vec<HexMove> {
     let mut moves = Vec::new();
     if let Some(region) = hex_vc::must_play(position) {
@@ -348,8 +348,8 @@ fn hex_moves_outside_must_play(position: &Hex) -> Vec<HexMove> {
     moves
 }
 
-/// The first stone the swap table rates nearest to even on this board; `None` when the table
-/// does not cover it (or does not load).
+/// The first stone the swap table opens with on this board (the best-rated one it would not
+/// swap); `None` when the table does not cover the board (or does not load).
 fn swap_table_opening(position: &Hex) -> Option<hex::Cell> {
     let size = square_side(position)?;
     let cell = hex_swap::embedded().ok()?.balanced_opening(size)?;
