@@ -18,7 +18,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use super::prior_mapping::CandidateStrengths;
+use super::prior_mapping::{self, CandidateStrengths};
 use super::weights_format::{self, WeightsError, WeightsFile};
 use crate::games::mnk::gomoku_knowledge;
 use crate::games::mnk::{Cell, Mnk};
@@ -317,10 +317,10 @@ pub struct PatternWeights {
 impl PatternWeights {
     /// The weights of a decoded file.
     pub fn from_file(file: &WeightsFile) -> PatternWeights {
-        let table = |index: usize| -> Vec<f32> {
-            file.tables[index].iter().map(|&value| (f64::from(value) / LOG_GAMMA_UNIT) as f32).collect()
-        };
-        PatternWeights { own: table(0), opponent: table(1), neighbourhood: table(2) }
+        let [own, opponent, neighbourhood]: [Vec<f32>; 3] = prior_mapping::log_gamma_tables(file, LOG_GAMMA_UNIT)
+            .try_into()
+            .expect("the format check gives every table");
+        PatternWeights { own, opponent, neighbourhood }
     }
 
     /// Reads a weights file's bytes.

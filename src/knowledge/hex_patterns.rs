@@ -13,7 +13,7 @@
 
 use std::sync::OnceLock;
 
-use super::prior_mapping::CandidateStrengths;
+use super::prior_mapping::{self, CandidateStrengths};
 use super::weights_format::{self, WeightsError, WeightsFile};
 use crate::games::Prior;
 use crate::games::hex::knowledge::{
@@ -56,10 +56,10 @@ impl PatternWeights {
 
     /// The weights of a decoded file.
     pub fn from_file(file: &WeightsFile) -> PatternWeights {
-        let table = |index: usize| -> Vec<f32> {
-            file.tables[index].iter().map(|&value| (f64::from(value) / LOG_GAMMA_UNIT) as f32).collect()
-        };
-        PatternWeights { pattern: table(0), last_move: table(1), edge: table(2) }
+        let [pattern, last_move, edge]: [Vec<f32>; 3] = prior_mapping::log_gamma_tables(file, LOG_GAMMA_UNIT)
+            .try_into()
+            .expect("the format check gives every table");
+        PatternWeights { pattern, last_move, edge }
     }
 
     /// Reads a weights file's bytes.

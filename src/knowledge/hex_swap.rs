@@ -20,6 +20,8 @@
 
 use std::sync::OnceLock;
 
+use crate::games::CellNames;
+
 /// The shipped table (see `weights/README.md`).
 static EMBEDDED_TABLE: &str = include_str!("../../weights/hex.swap");
 
@@ -142,21 +144,16 @@ fn line_cell(line: &str) -> &str {
     line.split_whitespace().nth(1).unwrap_or("")
 }
 
-/// `a1`-style cell text as `row * size + column`, if it is on the board.
+/// `a1`-style cell text as `row * size + column`, if it is on the board (the project's
+/// letter-and-row-from-the-top names, [`CellNames::LetterFromTop`]).
 pub fn parse_cell(text: &str, size: usize) -> Option<usize> {
-    let (letter, digits) = text.split_at_checked(1)?;
-    let letter = letter.chars().next()?.to_ascii_lowercase();
-    if !letter.is_ascii_lowercase() || digits.starts_with('0') {
-        return None;
-    }
-    let column = (letter as u8 - b'a') as usize;
-    let row = digits.parse::<usize>().ok()?.checked_sub(1)?;
-    (column < size && row < size).then_some(row * size + column)
+    let (column, row) = CellNames::LetterFromTop.point_of(text, size, size)?;
+    Some(row * size + column)
 }
 
 /// `row * size + column` as `a1`-style text.
 pub fn format_cell(cell: usize, size: usize) -> String {
-    format!("{}{}", (b'a' + (cell % size) as u8) as char, cell / size + 1)
+    CellNames::LetterFromTop.name_of(cell % size, cell / size, size).expect("a cell of a board up to 25 wide")
 }
 
 /// The table shipped in the binary.

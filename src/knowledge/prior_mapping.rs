@@ -4,6 +4,7 @@
 //! model is sure of, at a value that grows with its `ln(gamma)` above the candidates' mean.
 //! These constants are first guesses, not tuned.
 
+use super::weights_format::WeightsFile;
 use crate::games::Prior;
 
 /// Pseudo-visits of a learned prior.
@@ -47,6 +48,15 @@ impl CandidateStrengths {
         let value = (0.5 + VALUE_PER_LOG_GAMMA * (log_gamma - self.mean)).clamp(LOWEST_VALUE, HIGHEST_VALUE);
         Prior::new(PRIOR_VISITS + (CONFIDENT_VISITS * probability).round() as u32, value)
     }
+}
+
+/// The tables of a decoded weights file as `ln(gamma)`s: the file stores them in
+/// 1/`log_gamma_unit`.
+pub fn log_gamma_tables(file: &WeightsFile, log_gamma_unit: f64) -> Vec<Vec<f32>> {
+    file.tables
+        .iter()
+        .map(|table| table.iter().map(|&value| (f64::from(value) / log_gamma_unit) as f32).collect())
+        .collect()
 }
 
 #[cfg(test)]

@@ -492,6 +492,17 @@ pub struct FirstMoveCheck {
     pub error: Option<String>,
 }
 
+/// The data lines of a first-move outcome CSV (`board,cell,winner,...`): each line's number
+/// (from 1) and its comma-separated fields, trimmed; blank lines, `#` comments and the `board,`
+/// header line are skipped.
+pub fn outcome_lines(csv_text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    csv_text.lines().enumerate().filter_map(|(index, raw)| {
+        let line = raw.trim();
+        let data = !(line.is_empty() || line.starts_with('#') || line.starts_with("board,"));
+        data.then(|| (index + 1, line.split(',').map(str::trim).collect()))
+    })
+}
+
 /// Solves every line of a first-move outcome CSV (`board,cell,winner,...`, `#` comments and a
 /// header line allowed; see `../shared/data/hex/README.md`) whose board is in `boards` (e.g.
 /// `["6x6"]`): Black plays the cell, then the position is solved with White to move. Malformed
@@ -509,14 +520,9 @@ pub fn check_first_move_outcomes_with(
     mut on_check: impl FnMut(&FirstMoveCheck),
 ) -> Vec<FirstMoveCheck> {
     let mut checks = Vec::new();
-    for (number, raw) in csv_text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("board,") {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    for (number, fields) in outcome_lines(csv_text) {
         let mut check = FirstMoveCheck {
-            line: number + 1,
+            line: number,
             label: fields.iter().take(2).copied().collect::<Vec<_>>().join(" "),
             expected: None,
             found: None,

@@ -28,6 +28,7 @@ use crate::engine::Session;
 use crate::games::Color;
 use crate::knowledge::hex_swap::{self, SwapTable, format_cell, parse_cell};
 use crate::protocol::command::{Command, ParamRequest};
+use crate::solvers::hex_solver::outcome_lines;
 
 /// What `ponder swap-table` is asked to make.
 #[derive(Clone, Debug)]
@@ -102,22 +103,16 @@ pub fn run_swap_table(options: &SwapTableOptions) -> Result<Vec<String>, String>
     Ok(summaries)
 }
 
-/// The whole boards of a first-move outcome file (`board,cell,winner[,...]` lines, `#`
-/// comments and a `board,` header skipped); a board is kept when every cell has an outcome.
+/// The whole boards of a first-move outcome file (its lines as
+/// [`outcome_lines`] reads them); a board is kept when every cell has an outcome.
 ///
 /// # Errors
 /// The first malformed line, by number.
 pub fn parse_solved_boards(text: &str) -> Result<Vec<SolvedBoard>, String> {
     let mut boards: Vec<(usize, Vec<Option<bool>>)> = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("board,") {
-            continue;
-        }
-        let number = index + 1;
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    for (number, fields) in outcome_lines(text) {
         let [board, cell, winner, ..] = fields[..] else {
-            return Err(format!("line {number}: expected 'board,cell,winner', not '{line}'"));
+            return Err(format!("line {number}: expected 'board,cell,winner', not '{}'", fields.join(",")));
         };
         let size = board
             .split_once('x')
