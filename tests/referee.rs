@@ -50,6 +50,18 @@ fn illegal_moves_forfeit_the_game() {
 }
 
 #[test]
+fn fractional_seconds_per_move_are_never_reported_as_none_left() {
+    // The stand-in resigns when asked to move, unless `time_left` told it that no time was
+    // left (the floor of 0.5 s): then it answers an illegal move, which forfeits the game.
+    let engine = r#"sh -c 'left=; while read command rest; do case "$command" in name) printf "= fake\n\n";; genmove) case "$left" in *" 0 "*) printf "= Z9\n\n";; *) printf "= resign\n\n";; esac;; list_commands) printf "= name\ngenmove\ntime_settings\ntime_left\n\n";; time_left) left="$rest"; printf "=\n\n";; quit) printf "=\n\n"; exit 0;; *) printf "=\n\n";; esac; done'"#;
+    for seconds in [0.5, 1.0, 2.0] {
+        let summary = run_match(&config(engine.to_string(), 1, TimeLimit::PerMove(seconds))).unwrap();
+        let ending = &summary.games[0].result.ending;
+        assert_eq!(*ending, Ending::Resignation, "{seconds} s a move");
+    }
+}
+
+#[test]
 fn late_moves_lose_on_time_and_crashes_forfeit() {
     let slow = fake_engine(r#"sleep 2; printf "= A1\n\n""#);
     let summary = run_match(&config(slow, 2, TimeLimit::PerMove(0.3))).unwrap();

@@ -198,7 +198,9 @@ pub fn play_game(
         // The seconds this move may take, and what `time_left` reports (time, stones).
         let (allowed, report) = match (config.time, &overtime) {
             (TimeLimit::None, _) => (None, None),
-            (TimeLimit::PerMove(seconds), _) => (Some(seconds), Some((seconds, 1))),
+            // GTP's time_left takes whole seconds: a fraction would be floored (0.5 s reported as
+            // none left, and the engine moves at once), and time_settings already said it.
+            (TimeLimit::PerMove(seconds), _) => (Some(seconds), (seconds.fract() == 0.0).then_some((seconds, 1))),
             (TimeLimit::Canadian { .. }, Some(overtime)) => {
                 let clock = overtime.player(color);
                 // A move that runs out of main time goes on in a fresh period.
