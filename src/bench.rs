@@ -173,6 +173,9 @@ pub struct ScalingLine {
     pub many_threads: f64,
 }
 
+/// The games of the thread-scaling probe, in its order.
+pub const SCALING_GAMES: [&str; 5] = ["gomoku", "hex", "reversi", "connect4", "nogo"];
+
 /// Rounds of the thread-scaling probe; each figure is the median of its rounds.
 pub const SCALING_ROUNDS: usize = 3;
 

@@ -138,9 +138,9 @@ enum Tool {
         #[arg(long)]
         game: Option<String>,
         /// Also measure every game's playout rate at one thread and at this many (the signature
-        /// always uses one thread).
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
+        /// always uses one thread); a list such as `2,4,8,16` measures each in turn.
+        #[arg(long, value_delimiter = ',', default_values_t = [2])]
+        threads: Vec<usize>,
     },
     /// Referees a match between two GTP engines (like gogui-twogtp).
     Match(MatchOptions),
@@ -344,9 +344,11 @@ fn main() -> ExitCode {
             println!("{count}");
             Ok(())
         }),
-        Some(Tool::Bench { game, threads }) => {
-            check_threads(threads).and_then(|threads| run_bench(game.as_deref(), threads))
-        }
+        Some(Tool::Bench { game, threads }) => threads
+            .into_iter()
+            .map(check_threads)
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|threads| run_bench(game.as_deref(), &threads)),
         Some(Tool::Solve { game, file, threads, first, board }) => {
             check_threads(threads).and_then(|threads| run_solve(&game, &file, threads, first, &board))
         }
@@ -505,7 +507,21 @@ fn parse_size(text: &str) -> Option<(usize, usize)> {
     }
 }
 
-fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
+fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> {
+    // Connect Four and NoGo have no workload positions but do have a thread-scaling probe.
+    let scaling_only = game.is_some_and(|game| {
+        ponder::bench::SCALING_GAMES.contains(&game) && !ponder::bench::WORKLOAD.iter().any(|p| p.game == game)
+    });
+    if scaling_only {
+        if !thread_counts.iter().any(|&threads| threads > 1) {
+            return Err(format!(
+                "no bench positions for game '{}'; --threads N (N > 1) measures its scaling",
+                game.unwrap_or_default()
+            ));
+        }
+        print_thread_scaling(game, thread_counts);
+        return Ok(());
+    }
     let lines = ponder::bench::run_workload(game, 1)?;
     for line in &lines {
         println!(
@@ -527,9 +543,15 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
         let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
         println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
     }
-    // Thread scaling: the same plain search (no early stop) at 1 and N threads, every game,
-    // the median of three turns of a second each.
-    if threads > 1 {
+    print_thread_scaling(game, thread_counts);
+    println!("Bench: {}", ponder::bench::signature(&lines));
+    Ok(())
+}
+
+/// Thread scaling: the same plain search (no early stop) at 1 and N threads, every game, the
+/// median of three turns of a second each.
+fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
+    for &threads in thread_counts.iter().filter(|&&threads| threads > 1) {
         for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             println!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x",
@@ -542,8 +564,6 @@ fn run_bench(game: Option<&str>, threads: usize) -> Result<(), String> {
             );
         }
     }
-    println!("Bench: {}", ponder::bench::signature(&lines));
-    Ok(())
 }
 
 fn run_solve(

@@ -9,6 +9,7 @@ pub mod reversi_alphabeta;
 pub mod reversi_probcut;
 pub mod tree;
 
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -46,9 +47,22 @@ pub const SOLVE_AT_PLIES: usize = 6;
 /// thread, which watches the limits, adds each of its own at once).
 const PLAYOUT_COUNT_BATCH: u64 = 16;
 
-/// With several threads, each writes the root statistics it holds back (see [`HeldBack`]) after
-/// this many of its playouts.
+/// With several threads, each writes the statistics it holds back (see [`HeldBack`]) after
+/// this many of its playouts at least, and at most [`MAX_HELD_BACK_PLAYOUTS`]: in between, as
+/// many as keep what all threads hold back under 1/[`HELD_BACK_SHARE`] of the root's visits.
+/// Each write dirties the cache lines of whole rows of children (RAVE touches half of them),
+/// which every other thread's next selection there must fetch again; rarer writes in a long
+/// search cost the tree nothing it would notice.
 const HELD_BACK_PLAYOUTS: u32 = 16;
+const MAX_HELD_BACK_PLAYOUTS: u32 = 256;
+const HELD_BACK_SHARE: u32 = 16;
+
+/// A node is hot, and the statistics of its children are held back ([`HeldBack`]) wherever it
+/// is, once it has this many visits for every playout the other threads may hold back (at
+/// most an eighth of its visits are then unseen by a thread), and at least
+/// [`MIN_HOT_NODE_VISITS`].
+const HOT_NODE_VISITS_PER_HELD_PLAYOUT: u32 = 8;
+const MIN_HOT_NODE_VISITS: u32 = 1024;
 
 /// Search settings a user can change with `param_search`.
 #[derive(Clone, Debug, PartialEq)]
@@ -321,6 +335,11 @@ pub struct Search<G: Game> {
     /// Whether the current search runs several threads: they then allocate from blocks and
     /// hold back the root's statistics (one thread writes everything at once, as it always has).
     shared: bool,
+    /// Visits from which a node's children's statistics are held back when threads share the
+    /// tree (see [`HOT_NODE_VISITS_PER_HELD_PLAYOUT`]).
+    hot_visits: u32,
+    /// The threads of the search under way.
+    running_threads: u32,
     /// Proofs from knowledge above the rules (Hex: virtual connections from the solvers'
     /// H-search), asked with [`Game::proven_outcome`] when a node is first visited.
     expansion_proof: Option<fn(&G) -> Option<Outcome>>,
@@ -333,7 +352,8 @@ pub struct Search<G: Game> {
     prior_hook_enabled: fn(&SearchParams) -> bool,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
     /// (see [`SearchParams::threat_nodes_per_playout`]).
-    threat_nodes_spent: AtomicU64,
+    /// On a cache line of its own: the fields beside it are read in every playout.
+    threat_nodes_spent: CacheLine<AtomicU64>,
     threat_start_visits: u32,
     /// No threat search starts after this (a threat search cannot be interrupted: near a time
     /// limit it would make the move late).
@@ -350,6 +370,11 @@ struct Worker<G: Game> {
     /// The nodes of the descent, each with its mover and its position's key in the bounds
     /// table.
     path: Vec<(u32, Color, u64)>,
+    /// For each node of the path that chose a child: whether this worker holds back its
+    /// children's statistics (then the child took no virtual loss).
+    children_held: Vec<bool>,
+    /// The root's visits as this worker saw them in its last descent.
+    root_visits_seen: u32,
     moves: Vec<G::Move>,
     priors: Vec<Prior>,
     block: ArenaBlock,
@@ -371,6 +396,8 @@ struct HeldBack {
     /// of its children, by the child's offset. The vectors are reused from batch to batch.
     children: Vec<(u32, Vec<HeldStats>)>,
     nodes_in_use: usize,
+    /// Where each node's entry is in `children` (hot nodes make long lists).
+    entry_of: FxHashMap<u32, usize>,
 }
 
 /// One child's held-back statistics.
@@ -385,14 +412,14 @@ struct HeldStats {
 impl HeldBack {
     /// What is held back for the children of `node`, if anything.
     fn children_of(&self, node: u32) -> Option<&[HeldStats]> {
-        self.children[..self.nodes_in_use].iter().find(|(index, _)| *index == node).map(|(_, held)| &held[..])
+        self.entry_of.get(&node).map(|&entry| &self.children[entry].1[..])
     }
 
     /// What is held back for the children of `node`, which has `child_count`; an entry is made
     /// when there is none.
     fn children_of_mut(&mut self, node: u32, child_count: usize) -> &mut [HeldStats] {
-        let position = match self.children[..self.nodes_in_use].iter().position(|(index, _)| *index == node) {
-            Some(position) => position,
+        let position = match self.entry_of.get(&node) {
+            Some(&position) => position,
             None => {
                 if self.nodes_in_use == self.children.len() {
                     self.children.push((node, Vec::new()));
@@ -400,6 +427,7 @@ impl HeldBack {
                 let entry = &mut self.children[self.nodes_in_use];
                 entry.0 = node;
                 entry.1.clear();
+                self.entry_of.insert(node, self.nodes_in_use);
                 self.nodes_in_use += 1;
                 self.nodes_in_use - 1
             }
@@ -412,6 +440,11 @@ impl HeldBack {
         held
     }
 }
+
+/// A value alone on its cache line (128 bytes: two lines, as adjacent-line prefetchers pair
+/// them), so writes to its neighbours never take it from the cores that read it.
+#[repr(align(128))]
+struct CacheLine<T>(T);
 
 /// With several threads, the statistics of nodes at a smaller depth than this (the root is at
 /// depth 0) are held back ([`HeldBack`]): there all threads meet, however narrow the tree.
@@ -432,11 +465,13 @@ impl<G: Game> Search<G> {
             proven,
             expand_after: EXPAND_AFTER_VISITS,
             shared: false,
+            hot_visits: MIN_HOT_NODE_VISITS,
+            running_threads: 1,
             expansion_proof: None,
             threat_hook: None,
             prior_hook: None,
             prior_hook_enabled: |_| true,
-            threat_nodes_spent: AtomicU64::new(0),
+            threat_nodes_spent: CacheLine(AtomicU64::new(0)),
             threat_start_visits: 0,
             threat_deadline: None,
         }
@@ -453,7 +488,7 @@ impl<G: Game> Search<G> {
     /// [`SearchParams::threat_nodes_per_playout`]).
     fn threat_budget_left(&self) -> bool {
         let playouts = self.arena.get(self.root).visits().saturating_sub(self.threat_start_visits) as u64;
-        self.threat_nodes_spent.load(Ordering::Relaxed)
+        self.threat_nodes_spent.0.load(Ordering::Relaxed)
             <= self.params.threat_nodes + playouts * self.params.threat_nodes_per_playout
     }
 
@@ -463,7 +498,7 @@ impl<G: Game> Search<G> {
     /// selection passes them by while a defence is worth searching.
     fn search_threats(&self, hook: ThreatHook<G>, node_index: u32, position: &G) {
         let threats = hook(position, self.params.threat_nodes);
-        self.threat_nodes_spent.fetch_add(threats.nodes, Ordering::Relaxed);
+        self.threat_nodes_spent.0.fetch_add(threats.nodes, Ordering::Relaxed);
         let node = self.arena.get(node_index);
         for child in node.children() {
             let child_node = self.arena.get(child);
@@ -652,7 +687,7 @@ impl<G: Game> Search<G> {
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let reused_visits = self.advance_root(position);
-        self.threat_nodes_spent.store(0, Ordering::Relaxed);
+        self.threat_nodes_spent.0.store(0, Ordering::Relaxed);
         self.threat_start_visits = self.arena.get(self.root).visits();
         let time_limit = match (limits.target_time, limits.max_time) {
             (Some(target), Some(max)) => Some(target.min(max)),
@@ -661,10 +696,15 @@ impl<G: Game> Search<G> {
         self.threat_deadline = time_limit.map(|limit| started + limit.saturating_sub(THREAT_TIME_MARGIN));
         let small_tree = position.plies_left_bound().is_some_and(|plies| plies <= SMALL_TREE_PLIES);
         self.expand_after = if small_tree { 1 } else { EXPAND_AFTER_VISITS };
-        let playouts = AtomicU64::new(0);
+        // Each on a cache line of its own: the helpers read `finished` after every playout, and
+        // a counter written beside it would take the line from them each time.
+        let playouts = CacheLine(AtomicU64::new(0));
         let threads = self.params.running_threads();
         self.shared = threads > 1;
-        let finished = AtomicBool::new(false);
+        self.running_threads = threads as u32;
+        self.hot_visits =
+            (threads as u32 * HELD_BACK_PLAYOUTS * HOT_NODE_VISITS_PER_HELD_PLAYOUT).max(MIN_HOT_NODE_VISITS);
+        let finished = CacheLine(AtomicBool::new(false));
         let this = &*self;
         std::thread::scope(|scope| {
             let mut helpers = Vec::with_capacity(threads - 1);
@@ -676,16 +716,16 @@ impl<G: Game> Search<G> {
                     // Counted in batches: one shared counter bumped by every thread after every
                     // playout is a cache line all cores fight over.
                     let mut unreported = 0;
-                    while !finished.load(Ordering::Relaxed) {
+                    while !finished.0.load(Ordering::Relaxed) {
                         this.playout(position, &mut worker);
                         unreported += 1;
                         if unreported == PLAYOUT_COUNT_BATCH {
-                            playouts.fetch_add(unreported, Ordering::Relaxed);
+                            playouts.0.fetch_add(unreported, Ordering::Relaxed);
                             unreported = 0;
                         }
                     }
                     this.write_held_back(&mut worker.held_back);
-                    playouts.fetch_add(unreported, Ordering::Relaxed);
+                    playouts.0.fetch_add(unreported, Ordering::Relaxed);
                 }));
             }
             // The calling thread is worker 0: it also watches the limits, so one thread needs
@@ -693,8 +733,11 @@ impl<G: Game> Search<G> {
             let mut worker = this.worker(seed, 0);
             let mut progress = progress;
             let mut next_report = progress.as_ref().map(|(interval, _)| started + *interval);
+            // Worker 0 counts its own playouts in batches too; the total it checks adds those
+            // it has not reported yet.
+            let mut unreported = 0;
             for iteration in 0u64.. {
-                let done = playouts.load(Ordering::Relaxed);
+                let done = playouts.0.load(Ordering::Relaxed) + unreported;
                 // One playout always runs, so the root is expanded and has a move to report.
                 if done > 0
                     && (stop.load(Ordering::Relaxed)
@@ -711,15 +754,21 @@ impl<G: Game> Search<G> {
                     break;
                 }
                 this.playout(position, &mut worker);
-                playouts.fetch_add(1, Ordering::Relaxed);
+                unreported += 1;
+                if unreported == PLAYOUT_COUNT_BATCH || threads == 1 {
+                    playouts.0.fetch_add(unreported, Ordering::Relaxed);
+                    unreported = 0;
+                }
                 if let (Some(at), Some((interval, callback))) = (next_report, progress.as_mut())
                     && Instant::now() >= at
                 {
-                    callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+                    let done = playouts.0.load(Ordering::Relaxed) + unreported;
+                    callback(&this.result(position, done, reused_visits, started));
                     next_report = Some(Instant::now() + *interval);
                 }
             }
-            finished.store(true, Ordering::Relaxed);
+            playouts.0.fetch_add(unreported, Ordering::Relaxed);
+            finished.0.store(true, Ordering::Relaxed);
             this.write_held_back(&mut worker.held_back);
             // Joined explicitly, so every helper has exited (not just finished its closure)
             // when the search returns.
@@ -728,11 +777,11 @@ impl<G: Game> Search<G> {
             }
             // A last report, so analysis always shows the final state of a search.
             if let Some((_, callback)) = progress.as_mut() {
-                callback(&this.result(position, playouts.load(Ordering::Relaxed), reused_visits, started));
+                callback(&this.result(position, playouts.0.load(Ordering::Relaxed), reused_visits, started));
             }
         });
-        log::debug!("threat search: {} nodes", self.threat_nodes_spent.load(Ordering::Relaxed));
-        self.result(position, playouts.load(Ordering::Relaxed), reused_visits, started)
+        log::debug!("threat search: {} nodes", self.threat_nodes_spent.0.load(Ordering::Relaxed));
+        self.result(position, playouts.0.load(Ordering::Relaxed), reused_visits, started)
     }
 
     /// Whether the most visited root move stays ahead whatever the playouts still allowed do:
@@ -794,6 +843,8 @@ impl<G: Game> Search<G> {
         Worker {
             rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             path: Vec::new(),
+            children_held: Vec::new(),
+            root_visits_seen: 0,
             moves: Vec::new(),
             priors: Vec::new(),
             block: ArenaBlock::default(),
@@ -806,6 +857,7 @@ impl<G: Game> Search<G> {
     fn playout(&self, root_position: &G, worker: &mut Worker<G>) {
         let mut position = root_position.clone();
         worker.path.clear();
+        worker.children_held.clear();
         worker.path.push((self.root, position.to_move().opponent(), position_key(&position)));
         let mut node_index = self.root;
         // 1. Descend while the node is expanded, adding virtual loss on the way.
@@ -815,6 +867,9 @@ impl<G: Game> Search<G> {
             let depth = worker.path.len() - 1;
             // The visits this worker sees: the tree's and its own held back.
             let visits = node.visits() + self.held_back_visits(worker, depth);
+            if depth == 0 {
+                worker.root_visits_seen = visits;
+            }
             if let Some(outcome) = outcome_of(node.proof(), mover) {
                 break outcome;
             }
@@ -878,7 +933,10 @@ impl<G: Game> Search<G> {
             {
                 self.search_threats(hook.search, node_index, &position);
             }
-            let children_held_back = self.shared && depth + 1 < HELD_BACK_DEPTH;
+            // Near the root and at hot nodes, every thread passes: their children's statistics
+            // are held back there.
+            let children_held_back = self.shared && (depth + 1 < HELD_BACK_DEPTH || visits >= self.hot_visits);
+            worker.children_held.push(children_held_back);
             let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };
             let child = self.select_child(node_index, visits, held_back);
             let child_node = self.arena.get(child);
@@ -894,7 +952,8 @@ impl<G: Game> Search<G> {
         //    several threads search; only the other nodes took a virtual loss).
         for (depth, &(node_index, mover, _)) in worker.path.iter().enumerate() {
             let reward = (outcome.reward_for(mover) * 2.0) as u64;
-            if !self.shared || depth >= HELD_BACK_DEPTH {
+            let held = self.shared && (depth == 0 || worker.children_held[depth - 1]);
+            if !held {
                 self.arena.get(node_index).record_visit(reward, depth > 0);
             } else if depth == 0 {
                 worker.held_back.root_visits += 1;
@@ -919,8 +978,8 @@ impl<G: Game> Search<G> {
                 let child_mover = mover.opponent();
                 let reward = (outcome.reward_for(child_mover) * 2.0) as u32;
                 let children = self.arena.get(node_index).children();
-                let mut held_back = (self.shared && depth + 1 < HELD_BACK_DEPTH)
-                    .then(|| worker.held_back.children_of_mut(node_index, children.len()));
+                let children_held = worker.children_held.get(depth).copied().unwrap_or(false);
+                let mut held_back = children_held.then(|| worker.held_back.children_of_mut(node_index, children.len()));
                 for (offset, child) in children.enumerate() {
                     let child_node = self.arena.get(child);
                     if position.amaf_owner(child_node.mv().expect("a child has a move")) == Some(child_mover) {
@@ -951,19 +1010,27 @@ impl<G: Game> Search<G> {
         }
         if self.shared {
             worker.held_back.playouts += 1;
-            if worker.held_back.playouts == HELD_BACK_PLAYOUTS {
+            if worker.held_back.playouts >= self.held_back_batch(worker.root_visits_seen) {
                 self.write_held_back(&mut worker.held_back);
             }
         }
     }
 
+    /// Playouts a worker holds back before writing them, when the root has `root_visits`.
+    fn held_back_batch(&self, root_visits: u32) -> u32 {
+        (root_visits / (self.running_threads * HELD_BACK_SHARE)).clamp(HELD_BACK_PLAYOUTS, MAX_HELD_BACK_PLAYOUTS)
+    }
+
     /// The visits `worker` holds back for the node at `depth` of its path.
     fn held_back_visits(&self, worker: &Worker<G>, depth: usize) -> u32 {
-        if !self.shared || depth >= HELD_BACK_DEPTH {
+        if !self.shared {
             return 0;
         }
         if depth == 0 {
             return worker.held_back.root_visits;
+        }
+        if !worker.children_held[depth - 1] {
+            return 0;
         }
         let (parent, node) = (worker.path[depth - 1].0, worker.path[depth].0);
         let offset = (node - self.arena.get(parent).children().start) as usize;
@@ -987,6 +1054,7 @@ impl<G: Game> Search<G> {
             }
         }
         held_back.nodes_in_use = 0;
+        held_back.entry_of.clear();
         held_back.playouts = 0;
         held_back.root_visits = 0;
         held_back.root_half_points = 0;
@@ -1461,6 +1529,29 @@ mod tests {
         let root_amaf: u64 = root.children().map(|child| search.arena.get(child).amaf().0 as u64).sum();
         assert!(root_amaf > result.playouts, "the root's children got their RAVE playouts");
         assert!(check_statistics(&search, search.root) > 1_000);
+    }
+
+    #[test]
+    fn parallel_searches_hold_back_hot_nodes_deep_in_a_narrow_tree() {
+        // Connect Four's tree is narrow and deep: its principal line has nodes past the fixed
+        // held-back depth with thousands of visits, whose children every thread holds back.
+        // Descent and backup must agree on which nodes those are, or virtual losses stay.
+        let position = crate::games::connect4::Connect4::new(&crate::games::connect4::Connect4Config::default());
+        let params = SearchParams { threads: 4, force_threads: true, max_memory_mb: 64, ..SearchParams::default() };
+        let mut search = Search::new(params);
+        let limits = Limits { max_visits: Some(200_000), ..Limits::default() };
+        let result = search.run(&position, limits, &AtomicBool::new(false), 3, None);
+        assert_eq!(search.arena.get(search.root).visits() as u64, result.playouts);
+        let mut node = search.root;
+        let mut depth = 0;
+        while let Some(child) = search.arena.get(node).children().max_by_key(|&c| search.arena.get(c).visits()) {
+            if search.arena.get(child).visits() < search.hot_visits {
+                break;
+            }
+            (node, depth) = (child, depth + 1);
+        }
+        assert!(depth > HELD_BACK_DEPTH, "hot nodes only to depth {depth}");
+        check_statistics(&search, search.root);
     }
 
     #[test]
