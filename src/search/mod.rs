@@ -46,7 +46,8 @@ pub const SMALL_TREE_PLIES: usize = 9;
 pub const SOLVE_AT_PLIES: usize = 6;
 
 /// Helper threads add their playouts to the shared count this many at a time (the calling
-/// thread, which watches the limits, adds each of its own at once).
+/// thread, which watches the limits, too, but adds each of its own at once when it searches
+/// alone, so one thread stops at exactly its visit limit).
 const PLAYOUT_COUNT_BATCH: u64 = 16;
 
 /// With several threads, each writes the statistics it holds back (see [`HeldBack`]) after
@@ -335,7 +336,8 @@ pub struct Search<G: Game> {
     /// The current search's expansion threshold (see [`SMALL_TREE_PLIES`]).
     expand_after: u32,
     /// Whether the current search runs several threads: they then allocate from blocks and
-    /// hold back the root's statistics (one thread writes everything at once, as it always has).
+    /// hold back the statistics near the root and at hot nodes (one thread writes everything at
+    /// once, as it always has).
     shared: bool,
     /// Visits from which a node's children's statistics are held back when threads share the
     /// tree (see [`HOT_NODE_VISITS_PER_HELD_PLAYOUT`]).
@@ -383,9 +385,9 @@ struct Worker<G: Game> {
     held_back: HeldBack,
 }
 
-/// The statistics near the root that a worker writes in batches when several threads search:
-/// the visits of the nodes above [`HELD_BACK_DEPTH`] and their RAVE updates. Every playout
-/// passes there: written at once, those cache lines move between the cores at every playout of
+/// The statistics near the root and at hot nodes that a worker writes in batches when several
+/// threads search: the visits of the children of nodes above [`HELD_BACK_DEPTH`] or with
+/// `Search::hot_visits` visits, and their RAVE updates. Nearly every playout passes there: written at once, those cache lines move between the cores at every playout of
 /// every thread, and every thread's next selection there must fetch them again. The worker's
 /// own selection adds what it holds back, so it sees its own playouts at once and the other
 /// threads' a batch late (the tree keeps what they held back out of its virtual losses too).
