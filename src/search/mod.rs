@@ -339,9 +339,6 @@ pub struct Search<G: Game> {
     /// hold back the statistics near the root and at hot nodes (one thread writes everything at
     /// once, as it always has).
     shared: bool,
-    /// Visits from which a node's children's statistics are held back when threads share the
-    /// tree (see [`HOT_NODE_VISITS_PER_HELD_PLAYOUT`]).
-    hot_visits: u32,
     /// The threads of the search under way.
     running_threads: u32,
     /// Proofs from knowledge above the rules (Hex: virtual connections from the solvers'
@@ -387,7 +384,8 @@ struct Worker<G: Game> {
 
 /// The statistics near the root and at hot nodes that a worker writes in batches when several
 /// threads search: the visits of the children of nodes above [`HELD_BACK_DEPTH`] or with
-/// `Search::hot_visits` visits, and their RAVE updates. Nearly every playout passes there: written at once, those cache lines move between the cores at every playout of
+/// `Search::hot_visits` visits, and their RAVE updates. Nearly every playout passes there:
+/// written at once, those cache lines move between the cores at every playout of
 /// every thread, and every thread's next selection there must fetch them again. The worker's
 /// own selection adds what it holds back, so it sees its own playouts at once and the other
 /// threads' a batch late (the tree keeps what they held back out of its virtual losses too).
@@ -469,7 +467,6 @@ impl<G: Game> Search<G> {
             proven,
             expand_after: EXPAND_AFTER_VISITS,
             shared: false,
-            hot_visits: MIN_HOT_NODE_VISITS,
             running_threads: 1,
             expansion_proof: None,
             threat_hook: None,
@@ -706,8 +703,6 @@ impl<G: Game> Search<G> {
         let threads = self.params.running_threads();
         self.shared = threads > 1;
         self.running_threads = threads as u32;
-        self.hot_visits =
-            (threads as u32 * HELD_BACK_PLAYOUTS * HOT_NODE_VISITS_PER_HELD_PLAYOUT).max(MIN_HOT_NODE_VISITS);
         let finished = CacheLine(AtomicBool::new(false));
         let this = &*self;
         std::thread::scope(|scope| {
@@ -939,7 +934,7 @@ impl<G: Game> Search<G> {
             }
             // Near the root and at hot nodes, every thread passes: their children's statistics
             // are held back there.
-            let children_held_back = self.shared && (depth + 1 < HELD_BACK_DEPTH || visits >= self.hot_visits);
+            let children_held_back = self.shared && (depth + 1 < HELD_BACK_DEPTH || visits >= self.hot_visits());
             worker.children_held.push(children_held_back);
             let held_back = if children_held_back { worker.held_back.children_of(node_index) } else { None };
             let child = self.select_child(node_index, visits, held_back);
@@ -1018,6 +1013,12 @@ impl<G: Game> Search<G> {
                 self.write_held_back(&mut worker.held_back);
             }
         }
+    }
+
+    /// Visits from which a node's children's statistics are held back when threads share the
+    /// tree (see [`HOT_NODE_VISITS_PER_HELD_PLAYOUT`]).
+    fn hot_visits(&self) -> u32 {
+        (self.running_threads * HELD_BACK_PLAYOUTS * HOT_NODE_VISITS_PER_HELD_PLAYOUT).max(MIN_HOT_NODE_VISITS)
     }
 
     /// Playouts a worker holds back before writing them, when the root has `root_visits`.
@@ -1548,7 +1549,7 @@ mod tests {
         let mut node = search.root;
         let mut depth = 0;
         while let Some(child) = search.arena.get(node).children().max_by_key(|&c| search.arena.get(c).visits()) {
-            if search.arena.get(child).visits() < search.hot_visits {
+            if search.arena.get(child).visits() < search.hot_visits() {
                 break;
             }
             (node, depth) = (child, depth + 1);

@@ -224,8 +224,8 @@ impl<M: Copy> Node<M> {
     /// rewards in them summed in half points.
     ///
     /// A plain load and store, not a locked add: a playout updates about half the children of
-    /// every node on its path (60 in Hex 11x11), and locked adds there took a fifth of a
-    /// one-thread search's time and stall each core on lines the others write. Two threads
+    /// every node on its path (60 in Hex 11x11), and with several threads each locked add
+    /// waits for a line the others write (one thread measured no faster either way). Two threads
     /// that update one child at once may lose one update; for a heuristic mean that costs
     /// nothing measurable, and one thread loses none (its searches stay reproducible).
     pub fn record_amaf(&self, playouts: u32, half_points: u32) {
