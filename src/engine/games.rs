@@ -100,6 +100,10 @@ pub const GAMES: &[GameEntry] = &[
         name: "reversi",
         aliases: &["othello"],
         create: |params| {
+            // The evaluation and ProbCut tables load here, before any clock runs: on the first
+            // genmove their load (about 0.1 s) overran a 1 s move.
+            let _ = reversi_eval::embedded();
+            let _ = reversi_probcut::embedded();
             Box::new(
                 GameState::<Reversi>::new("reversi", ReversiConfig, params)
                     .with_solver(SolverHooks {
