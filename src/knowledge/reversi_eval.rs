@@ -8,10 +8,11 @@
 use std::sync::OnceLock;
 
 use super::reversi_patterns::{
-    FEATURE_SET, IMAGES, ImageGroup, NUMERIC_FEATURES, PATTERN_COUNT, REPRESENTATIVES, STAGES, image_groups,
-    numeric_features, representative_indices, stage_of, table_size,
+    FEATURE_SET, IMAGES, ImageGroup, NUMERIC_FEATURES, PATTERN_COUNT, PatternViews, REPRESENTATIVES, STAGES,
+    image_groups, representative_indices, stage_of, table_size,
 };
 use super::weights_format::{self, WeightsError, WeightsFile, WeightsHeader};
+use crate::games::reversi::legal_move_mask;
 
 /// Weights and evaluations are in 1/64 of a disc.
 pub const WEIGHT_UNIT: i32 = 64;
@@ -148,19 +149,31 @@ impl Evaluator {
     /// The estimated final disc difference for the side to move (discs `player`) against
     /// `opponent`, in 1/[`WEIGHT_UNIT`] discs, within ±[`MAX_EVALUATION`].
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        let indices = representative_indices(player, opponent);
+        self.value(&indices.map(|index| index as u16), player, opponent, legal_move_mask(player, opponent))
+    }
+
+    /// The same as [`Evaluator::evaluate`] from the position's [`PatternViews`] kept up to date
+    /// by the search, and the side to move's legal moves, which the search has at hand.
+    #[inline]
+    pub fn evaluate_views(&self, views: &PatternViews, player: u64, opponent: u64, player_moves: u64) -> i32 {
+        self.value(&views.player[..REPRESENTATIVES.len()], player, opponent, player_moves)
+    }
+
+    fn value(&self, indices: &[u16], player: u64, opponent: u64, player_moves: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
         let stage = stage_of(empties);
         let folded = &self.folded[stage];
-        let indices = representative_indices(player, opponent);
         let mut sum = 0i32;
-        for (&(pattern, _), &index) in REPRESENTATIVES.iter().zip(&indices) {
-            sum += i32::from(folded[TABLE_OFFSETS[pattern] + index as usize]);
+        for (&(pattern, _), &index) in REPRESENTATIVES.iter().zip(indices) {
+            sum += i32::from(folded[TABLE_OFFSETS[pattern] + usize::from(index)]);
         }
-        let stage = &self.stages[stage];
-        let numeric = numeric_features(player, opponent);
-        for (weight, value) in stage.numeric.iter().zip(numeric) {
-            sum += i32::from(*weight) * value as i32;
-        }
+        // The numeric features in NUMERIC_FEATURES order: constant, both sides' mobility, parity.
+        let [constant, own_mobility, their_mobility, parity] = self.stages[stage].numeric.map(i32::from);
+        sum += constant
+            + own_mobility * player_moves.count_ones() as i32
+            + their_mobility * legal_move_mask(opponent, player).count_ones() as i32
+            + parity * (empties & 1) as i32;
         sum.clamp(-MAX_EVALUATION, MAX_EVALUATION)
     }
 
@@ -235,7 +248,7 @@ mod tests {
     use crate::games::reversi::{Reversi, ReversiConfig};
     use crate::games::testing::random_running_position;
     use crate::games::{Color, Game};
-    use crate::knowledge::reversi_patterns::{instance_indices, symmetric_bitboard};
+    use crate::knowledge::reversi_patterns::{instance_indices, numeric_features, symmetric_bitboard};
     use rand::{Rng, SeedableRng};
 
     /// An evaluation with random weights everywhere: symmetry must hold whatever they are.
@@ -292,6 +305,43 @@ mod tests {
             let (player, opponent) = (position.player_discs(), position.opponent_discs());
             assert_eq!(shipped.evaluate(player, opponent), unfolded_value(shipped, player, opponent));
         }
+    }
+
+    #[test]
+    fn views_kept_move_by_move_read_and_evaluate_as_the_position_read_anew() {
+        use crate::games::reversi::flipped_discs;
+        let evaluator = random_evaluator(9);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(10);
+        let start = Reversi::new(&ReversiConfig);
+        let (mut moves_checked, mut passes) = (0, 0);
+        for _ in 0..40 {
+            let (mut player, mut opponent) = (start.player_discs(), start.opponent_discs());
+            let mut views = PatternViews::new(player, opponent);
+            loop {
+                let moves = legal_move_mask(player, opponent);
+                if moves == 0 {
+                    if legal_move_mask(opponent, player) == 0 {
+                        break;
+                    }
+                    views = views.after_pass();
+                    (player, opponent) = (opponent, player);
+                    passes += 1;
+                } else {
+                    let square = (0..64)
+                        .filter(|square| moves >> square & 1 != 0)
+                        .nth(rng.random_range(0..moves.count_ones() as usize))
+                        .unwrap();
+                    let flipped = flipped_discs(player, opponent, square);
+                    views = views.after_move(square, flipped);
+                    (player, opponent) = (opponent & !flipped, player | flipped | 1u64 << square);
+                    moves_checked += 1;
+                }
+                assert_eq!(views, PatternViews::new(player, opponent));
+                let value = evaluator.evaluate_views(&views, player, opponent, legal_move_mask(player, opponent));
+                assert_eq!(value, evaluator.evaluate(player, opponent));
+            }
+        }
+        assert!(moves_checked > 2000 && passes > 0, "{moves_checked} moves, {passes} passes");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::games::Game;
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::knowledge::reversi_eval::{Evaluator, MAX_EVALUATION, WEIGHT_UNIT};
+use crate::knowledge::reversi_patterns::PatternViews;
 use crate::search::reversi_probcut::ProbCut;
 
 /// Beyond every score.
@@ -155,7 +156,8 @@ pub fn scores_by_depth(player: u64, opponent: u64, evaluator: &Evaluator, max_de
     let never = AtomicBool::new(false);
     let limits = MidgameLimits::to_depth(max_depth, &never);
     let mut searcher = Searcher::new(evaluator, &limits);
-    (0..=max_depth).map(|depth| searcher.negamax(player, opponent, depth, -INFINITY, INFINITY)).collect()
+    let views = PatternViews::new(player, opponent);
+    (0..=max_depth).map(|depth| searcher.negamax(player, opponent, &views, depth, -INFINITY, INFINITY)).collect()
 }
 
 /// Whether to start another iteration `elapsed` into the search, from the durations of the
@@ -240,6 +242,13 @@ fn play(player: u64, opponent: u64, square: usize) -> (u64, u64) {
     (opponent & !flipped, player | flipped | 1u64 << square)
 }
 
+/// [`play`] with the pattern views brought along.
+#[inline]
+fn play_with_views(player: u64, opponent: u64, views: &PatternViews, square: usize) -> (u64, u64, PatternViews) {
+    let flipped = flipped_discs(player, opponent, square);
+    (opponent & !flipped, player | flipped | 1u64 << square, views.after_move(square, flipped))
+}
+
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 impl<'a> Searcher<'a> {
@@ -289,6 +298,7 @@ impl<'a> Searcher<'a> {
             .collect();
         root.sort_by_key(|&(_, score)| -score);
         let mut best = (root[0].0, root[0].1);
+        let root_views = PatternViews::new(player, opponent);
         let mut completed_depth = 0;
         let mut exact = false;
         for depth in 1..=limits.max_depth.max(1) {
@@ -300,7 +310,8 @@ impl<'a> Searcher<'a> {
             }
             let iteration_started = Instant::now();
             self.selective = self.probcut.is_some() && depth < empties;
-            let (iteration_best, searched) = self.search_root(player, opponent, depth, &mut root, multi_pv);
+            let (iteration_best, searched) =
+                self.search_root(player, opponent, &root_views, depth, &mut root, multi_pv);
             if self.aborted {
                 // The first move searched in full gives a sound choice; a later move replaced
                 // it only by a full-window score above it.
@@ -351,6 +362,7 @@ impl<'a> Searcher<'a> {
         &mut self,
         player: u64,
         opponent: u64,
+        views: &PatternViews,
         depth: u32,
         root: &mut [(usize, i32)],
         multi_pv: usize,
@@ -359,15 +371,15 @@ impl<'a> Searcher<'a> {
         // The exact scores of the best moves so far, best first, at most `multi_pv` of them.
         let mut top_scores: Vec<i32> = Vec::with_capacity(multi_pv + 1);
         for (searched, entry) in root.iter_mut().enumerate() {
-            let (child_player, child_opponent) = play(player, opponent, entry.0);
+            let (child_player, child_opponent, child_views) = play_with_views(player, opponent, views, entry.0);
             let score = if top_scores.len() < multi_pv {
-                -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, INFINITY)
+                -self.negamax(child_player, child_opponent, &child_views, depth - 1, -INFINITY, INFINITY)
             } else {
                 // Only a move above the worst of the kept scores needs its exact score.
                 let alpha = top_scores[multi_pv - 1];
-                let probe = -self.negamax(child_player, child_opponent, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.negamax(child_player, child_opponent, &child_views, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && !self.aborted {
-                    -self.negamax(child_player, child_opponent, depth - 1, -INFINITY, -alpha)
+                    -self.negamax(child_player, child_opponent, &child_views, depth - 1, -INFINITY, -alpha)
                 } else {
                     probe
                 }
@@ -390,7 +402,15 @@ impl<'a> Searcher<'a> {
 
     /// Fail-soft negamax with PVS: the score of (`player`, `opponent`) searched `depth` plies
     /// (passes not counted), exact when outside (`alpha`, `beta`) only as a bound.
-    fn negamax(&mut self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        views: &PatternViews,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(NODES_PER_CHECK) {
             self.check_limits();
@@ -403,10 +423,10 @@ impl<'a> Searcher<'a> {
             if legal_move_mask(opponent, player) == 0 {
                 return final_score(player, opponent);
             }
-            return -self.negamax(opponent, player, depth, -beta, -alpha);
+            return -self.negamax(opponent, player, &views.after_pass(), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return self.evaluator.evaluate(player, opponent);
+            return self.evaluator.evaluate_views(views, player, opponent, moves);
         }
         // 1. The table: a cutoff from a deep enough entry, else its move to try first.
         let mut table_move = NO_MOVE;
@@ -424,22 +444,22 @@ impl<'a> Searcher<'a> {
         }
         // 2. Multi-ProbCut: a shallow search that predicts the deep score beyond the window
         // ends the node at that side of the window.
-        if let Some(bound) = self.probcut(player, opponent, depth, alpha, beta) {
+        if let Some(bound) = self.probcut(player, opponent, views, depth, alpha, beta) {
             return bound;
         }
         // 3. PVS over the ordered moves.
-        let ordered = self.ordered_moves(player, opponent, moves, depth, table_move);
+        let ordered = self.ordered_moves(player, opponent, views, moves, depth, table_move);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = NO_MOVE;
         for (index, &square) in ordered.as_slice().iter().enumerate() {
-            let (child_player, child_opponent) = play(player, opponent, square as usize);
+            let (child_player, child_opponent, child_views) = play_with_views(player, opponent, views, square as usize);
             let score = if index == 0 {
-                -self.negamax(child_player, child_opponent, depth - 1, -beta, -alpha)
+                -self.negamax(child_player, child_opponent, &child_views, depth - 1, -beta, -alpha)
             } else {
-                let probe = -self.negamax(child_player, child_opponent, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.negamax(child_player, child_opponent, &child_views, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.negamax(child_player, child_opponent, depth - 1, -beta, -alpha)
+                    -self.negamax(child_player, child_opponent, &child_views, depth - 1, -beta, -alpha)
                 } else {
                     probe
                 }
@@ -499,7 +519,15 @@ impl<'a> Searcher<'a> {
     /// `beta` when a shallow search predicts a score of at least `beta` (by the table's margin),
     /// `alpha` when it predicts at most `alpha`, else `None` (also without a fitted cut, outside
     /// a selective iteration, and where the search reaches the end of the game).
-    fn probcut(&mut self, player: u64, opponent: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probcut(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        views: &PatternViews,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         let empties = (!(player | opponent)).count_ones();
         if !self.selective || depth >= empties {
             return None;
@@ -507,13 +535,13 @@ impl<'a> Searcher<'a> {
         let cut = *self.probcut?.cut(empties, depth)?;
         if beta < MAX_EVALUATION {
             let high = cut.high_bound(beta);
-            if high < MAX_EVALUATION && self.negamax(player, opponent, cut.shallow, high - 1, high) >= high {
+            if high < MAX_EVALUATION && self.negamax(player, opponent, views, cut.shallow, high - 1, high) >= high {
                 return Some(beta);
             }
         }
         if alpha > -MAX_EVALUATION && !self.aborted {
             let low = cut.low_bound(alpha);
-            if low > -MAX_EVALUATION && self.negamax(player, opponent, cut.shallow, low, low + 1) <= low {
+            if low > -MAX_EVALUATION && self.negamax(player, opponent, views, cut.shallow, low, low + 1) <= low {
                 return Some(alpha);
             }
         }
@@ -524,18 +552,29 @@ impl<'a> Searcher<'a> {
     /// The moves of `moves`, the table move first, then best first by a shallow search, the
     /// evaluation or the opponent's mobility, depending on how far the leaves are; equal scores
     /// keep the square order. On the stack: this runs at every inner node.
-    fn ordered_moves(&mut self, player: u64, opponent: u64, moves: u64, depth: u32, table_move: u8) -> OrderedMoves {
+    fn ordered_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        views: &PatternViews,
+        moves: u64,
+        depth: u32,
+        table_move: u8,
+    ) -> OrderedMoves {
         let mut ordered = OrderedMoves { squares: [0; 64], len: 0 };
         let mut scores = [0i32; 64];
         for square in squares(moves) {
-            let (child_player, child_opponent) = play(player, opponent, square);
             let score = if square as u8 == table_move {
                 INFINITY
             } else if depth >= SORT_SEARCH_DEPTH {
-                -self.negamax(child_player, child_opponent, depth / 4, -INFINITY, INFINITY)
+                let (child_player, child_opponent, child_views) = play_with_views(player, opponent, views, square);
+                -self.negamax(child_player, child_opponent, &child_views, depth / 4, -INFINITY, INFINITY)
             } else if depth >= SORT_EVALUATION_DEPTH {
-                -self.evaluator.evaluate(child_player, child_opponent)
+                let (child_player, child_opponent, child_views) = play_with_views(player, opponent, views, square);
+                let replies = legal_move_mask(child_player, child_opponent);
+                -self.evaluator.evaluate_views(&child_views, child_player, child_opponent, replies)
             } else {
+                let (child_player, child_opponent) = play(player, opponent, square);
                 // Fastest first: fewest replies, corners counted twice.
                 let replies = legal_move_mask(child_player, child_opponent);
                 -(replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
