@@ -2,7 +2,9 @@
 //! through [`ActiveGame`]; everything below it ([`GameState`], the rules, the search) is
 //! monomorphized.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::error::GtpError;
@@ -57,6 +59,10 @@ pub struct SolverHooks<G: Game> {
     /// Asked before `genmove` searches: a move proven best, or a proof that the side to move
     /// has lost, when the solver finds one within the budget; `None` lets the search decide.
     pub solved_move: Option<SolvedMoveHook<G>>,
+    /// The share of a move's time (its target) that `solved_move` may take; the search gets
+    /// the rest when the solve does not finish. [`SOLVER_SHARE`] unless the game's solver
+    /// knows better what it can finish.
+    pub solver_share: f64,
     /// The `ponder-vc_*` views (Hex): the reply for a colour as the side to move.
     pub vc_view: Option<fn(&G, Color, VcView) -> String>,
     /// Moves of the side to move proven to lose at once (Hex: those outside the must-play
@@ -74,6 +80,9 @@ pub struct SolverHooks<G: Game> {
     /// order are tried. `false` when the budget (context's stop flag) ran out first.
     pub refuted_move: Option<RefutedMoveHook<G>>,
 }
+
+/// The share of a move's time a game's `solved_move` hook gets unless it asks for another.
+pub const SOLVER_SHARE: f64 = 0.4;
 
 /// The `refuted_move` hook: whether the opponent wins by force after the move.
 pub type RefutedMoveHook<G> = fn(&G, <G as Game>::Move, &SolveContext) -> bool;
@@ -103,6 +112,9 @@ pub struct MidgameContext<'a> {
     /// The deepest iteration (`param_search max_depth`), if limited.
     pub max_depth: Option<u32>,
     pub stop: &'a AtomicBool,
+    /// What the search keeps from one move of a game to the next (Reversi: its transposition
+    /// table), of the search's own type; emptied when a new game starts.
+    pub kept: &'a Mutex<Option<Box<dyn Any + Send>>>,
 }
 
 /// The move a game's own search chose.
@@ -233,6 +245,8 @@ pub struct GameState<G: Game> {
     solver: Option<SolverHooks<G>>,
     /// The game's own move search, used by `genmove` instead of MCTS.
     midgame: Option<MidgameHook<G>>,
+    /// What that search keeps between the moves of a game ([`MidgameContext::kept`]).
+    midgame_kept: Mutex<Option<Box<dyn Any + Send>>>,
     /// Whether `genmove` resigns when the search proves every move lost (MoHex does; off by
     /// default so that games like tic-tac-toe play a lost game to its end).
     resigns_proven_losses: bool,
@@ -251,6 +265,7 @@ impl<G: Game> GameState<G> {
             search: Search::new(params.clone()),
             solver: None,
             midgame: None,
+            midgame_kept: Mutex::new(None),
             resigns_proven_losses: false,
             set_up_stones: None,
         }
@@ -300,6 +315,7 @@ impl<G: Game> GameState<G> {
             max_visits: limits.max_visits,
             max_depth: Some(self.search.params().max_depth).filter(|&depth| depth > 0),
             stop: request.stop,
+            kept: &self.midgame_kept,
         };
         let started = Instant::now();
         let answer = search(position, &context)?;
@@ -326,6 +342,12 @@ impl<G: Game> GameState<G> {
         self.set_up_stones = None;
         self.config = config;
         self.search.clear();
+        self.forget_midgame_search();
+    }
+
+    /// A new game: the midgame search's kept state belongs to the last one.
+    fn forget_midgame_search(&mut self) {
+        *self.midgame_kept.get_mut().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// Appends `next`, a move played from `start` (a position `position_for` gave). When
@@ -368,12 +390,12 @@ impl<G: Game> GameState<G> {
             return None;
         }
         let solved_move = self.solver.as_ref()?.solved_move?;
-        // The solver gets at most this share of the move's time (its target, not the hard
-        // limit that only an unstable search may reach), so that the search still has the
-        // rest when the solve does not finish.
-        const SOLVER_SHARE: f64 = 0.4;
+        // The solver gets its share of the move's time (its target, not the hard limit that
+        // only an unstable search may reach), so that the search still has the rest when the
+        // solve does not finish.
+        let share = self.solver.as_ref()?.solver_share;
         let time = request.limits.target_time.or(request.limits.max_time);
-        let budget = time.map(|budget| budget.mul_f64(SOLVER_SHARE));
+        let budget = time.map(|budget| budget.mul_f64(share));
         let threads = self.search.params().threads;
         let verdict =
             with_deadline(budget, request.stop, |stop| solved_move(position, &SolveContext { threads, budget, stop }))?;
@@ -588,6 +610,7 @@ impl<G: Game> ActiveGame for GameState<G> {
         self.history.truncate(1);
         self.set_up_stones = None;
         self.history[0] = G::new(&self.config);
+        self.forget_midgame_search();
     }
 
     fn play(&mut self, color: Color, text: &str) -> Result<(), GtpError> {

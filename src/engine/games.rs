@@ -1,8 +1,10 @@
 //! The registry of games a session can switch to with `set_game`, with the exact solvers each
 //! game brings.
 
+use std::sync::PoisonError;
+
 use super::active_game::{
-    ActiveGame, GameState, MidgameAnswer, MidgameContext, SolveContext, SolverHooks, SolverVerdict,
+    ActiveGame, GameState, MidgameAnswer, MidgameContext, SOLVER_SHARE, SolveContext, SolverHooks, SolverVerdict,
 };
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{self, Hex, HexConfig, HexMove};
@@ -12,7 +14,7 @@ use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::knowledge::{gomoku_patterns, hex_patterns, hex_swap};
-use crate::search::reversi_alphabeta::{MidgameLimits, search_midgame};
+use crate::search::reversi_alphabeta::{MidgameLimits, MidgameTable, search_midgame_keeping};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
@@ -44,6 +46,7 @@ pub const GAMES: &[GameEntry] = &[
                     .with_solver(SolverHooks {
                         solve: solve_gomoku,
                         solved_move: Some(gomoku_tactical_move),
+                        solver_share: SOLVER_SHARE,
                         vc_view: None,
                         losing_moves: None,
                         expansion_proof: None,
@@ -62,6 +65,7 @@ pub const GAMES: &[GameEntry] = &[
                 SolverHooks {
                     solve: solve_connect4,
                     solved_move: Some(connect4_solved_move),
+                    solver_share: SOLVER_SHARE,
                     vc_view: None,
                     losing_moves: None,
                     expansion_proof: None,
@@ -85,6 +89,7 @@ pub const GAMES: &[GameEntry] = &[
                     .with_solver(SolverHooks {
                         solve: solve_hex,
                         solved_move: Some(hex_decided_move),
+                        solver_share: SOLVER_SHARE,
                         vc_view: Some(super::hex_vc_views::vc_view),
                         losing_moves: Some(hex_moves_outside_must_play),
                         expansion_proof: Some(hex_vc::expansion_proof),
@@ -109,6 +114,7 @@ pub const GAMES: &[GameEntry] = &[
                     .with_solver(SolverHooks {
                         solve: solve_reversi,
                         solved_move: Some(reversi_solved_move),
+                        solver_share: REVERSI_SOLVER_SHARE,
                         vc_view: None,
                         losing_moves: None,
                         expansion_proof: None,
@@ -146,12 +152,20 @@ fn solve_reversi(position: &Reversi, context: &SolveContext) -> Option<String> {
     })
 }
 
+/// The share of a move's time the Reversi endgame solver gets when the empties fit it
+/// ([`reversi_solvable_empties`]): it is then expected to finish, and a solved endgame is
+/// worth more than the midgame search's guess. In 40 games against NTest (1 s a move), the
+/// share of 0.4 that other games use let the solver start at 17 empties, and between 20
+/// empties and the end ponder gave away 2 of its 40 points (a win and a draw).
+const REVERSI_SOLVER_SHARE: f64 = 0.85;
+
 /// Assumed speed of the endgame solver in play, in nodes per second per thread, and the size
-/// of a 20-empty solve: FFO #40-#44 (20-23 empties) took 19-75 M nodes at 8-14 M nodes/s on
-/// one thread of a loaded 2.5 GHz Xeon; positions from real games solve faster than these
-/// chosen hard ones.
+/// of a 20-empty solve. The speed is a loaded machine's (9.4 M nodes/s here at load 5 on the
+/// positions below, short solves included). The size is the 80th percentile of the positions
+/// at 20 empties of 40 games against NTest (mean 6.5 M nodes, the largest 25 M); FFO #40-#44,
+/// chosen to be hard, take 19-75 M at 20-23 empties.
 const SOLVER_NODES_PER_SECOND: f64 = 8.0e6;
-const SOLVER_NODES_AT_20_EMPTIES: f64 = 2.0e7;
+const SOLVER_NODES_AT_20_EMPTIES: f64 = 1.0e7;
 
 /// Each more empty square multiplies the solve's nodes by about this much (FFO #40-#49: 20M
 /// at 20 empties, 0.6G at 24).
@@ -175,8 +189,14 @@ fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<Sol
     if position.empty_squares().count_ones() > reversi_solvable_empties(context.budget, context.threads) {
         return None;
     }
-    solve_endgame(position, &reversi_options(context))?.best_move.map(SolverVerdict::Play)
+    // A solve in play is small (a few million nodes), and clearing the default 64 MiB table
+    // took a tenth of a 2-million-node solve's time (page faults and zeroing, perf).
+    let options = reversi_endgame::SolveOptions { table_bits: PLAY_SOLVER_TABLE_BITS, ..reversi_options(context) };
+    solve_endgame(position, &options)?.best_move.map(SolverVerdict::Play)
 }
+
+/// The endgame solver's table in play: 2^20 entries of 16 bytes (16 MiB).
+const PLAY_SOLVER_TABLE_BITS: u32 = 20;
 
 /// Alpha-beta nodes that stand for one playout of a `max_visits` or `level` limit: a random
 /// Reversi playout plays some 60 moves, about the work of this many evaluated nodes.
@@ -204,7 +224,13 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         stop: context.stop,
         probcut: playing_probcut(),
     };
-    let result = search_midgame(position, evaluator, &limits)?;
+    // The table of this game's earlier moves (a new one at a game's first search).
+    let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if !kept.as_ref().is_some_and(|kept| kept.is::<MidgameTable>()) {
+        *kept = Some(Box::new(MidgameTable::new()));
+    }
+    let table = kept.as_mut().and_then(|kept| kept.downcast_mut::<MidgameTable>()).expect("a table was just kept");
+    let result = search_midgame_keeping(position, evaluator, &limits, table)?;
     let discs = f64::from(result.score) / f64::from(WEIGHT_UNIT);
     log::info!(
         "{} {}: alpha-beta depth {}, {:+.1} discs, {} nodes",
@@ -426,6 +452,7 @@ mod tests {
     use crate::engine::Session;
     use crate::games::{Color, GameConfig};
     use crate::protocol::command::parse_command;
+    use crate::search::reversi_alphabeta::search_midgame;
 
     /// Runs one command line on the session, as a front end would.
     fn run_line(session: &mut Session, line: &str) -> Result<String, crate::engine::GtpError> {
@@ -452,8 +479,10 @@ mod tests {
     fn reversi_solver_takes_over_from_more_empties_with_more_time_and_threads() {
         use std::time::Duration;
         let empties = |seconds: f64, threads| reversi_solvable_empties(Some(Duration::from_secs_f64(seconds)), threads);
-        // A 10-second move (4 s for the solver) solves from 20 empties, a 1-second move from 18.
-        assert_eq!(empties(4.0, 1), 20);
+        // A 5-second move (4 s for the solver) solves from 21 empties, a 1-second move (0.8 s)
+        // from 19, a 0.5-second move from 18.
+        assert_eq!(empties(4.0, 1), 21);
+        assert_eq!(empties(0.8, 1), 19);
         assert_eq!(empties(0.4, 1), 18);
         let mut last = 0;
         for seconds in [0.0, 0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1e4, 1e9] {
