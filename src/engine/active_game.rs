@@ -202,6 +202,10 @@ pub trait ActiveGame: Send + GameRecord {
     /// Searches the position for `color` without playing (analysis, pondering) and returns the
     /// root moves, best first; empty when the game is over. Blocks for the search.
     fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError>;
+    /// Thinks about the position for `color` (the opponent's turn) so that our next `genmove`
+    /// gains from it: the game's own search when it plays by one (its kept state), else the
+    /// kept MCTS tree. Blocks for the search.
+    fn ponder(&mut self, color: Color, request: SearchRequest) -> Result<(), GtpError>;
     /// The root moves of the kept tree when it stands for the current position, else empty.
     fn last_analysis(&self) -> Vec<AnalysisMove>;
     /// Whether the game is over.
@@ -746,6 +750,18 @@ impl<G: Game> ActiveGame for GameState<G> {
         let position = self.position_for(color)?;
         let result = self.run_search(&position, request);
         Ok(analysis_moves(&position, &result))
+    }
+
+    fn ponder(&mut self, color: Color, request: SearchRequest) -> Result<(), GtpError> {
+        if self.current().outcome().is_some() {
+            return Ok(());
+        }
+        let position = self.position_for(color)?;
+        // The game's own search keeps its table, which holds the positions after each reply.
+        if self.midgame_move(&position, &request).is_none() {
+            self.run_search(&position, request);
+        }
+        Ok(())
     }
 
     fn last_analysis(&self) -> Vec<AnalysisMove> {

@@ -496,6 +496,30 @@ mod tests {
     }
 
     #[test]
+    fn reversi_ponders_with_the_search_that_plays_its_moves() {
+        // After our genmove the opponent is to move: pondering runs the alpha-beta search (it
+        // keeps its table for our next move) and builds no MCTS tree, unless MCTS plays.
+        let tree_after_pondering = |alpha_beta: u8| {
+            let mut session = Session::new("reversi").unwrap();
+            for command in [
+                "param_search max_time 0",
+                "param_search max_visits 100",
+                "param_search ponder 1",
+                "param_search ponder_max_visits 200",
+                &format!("param_search alphabeta {alpha_beta}"),
+                "genmove b",
+            ] {
+                run_line(&mut session, command).unwrap_or_else(|error| panic!("{command}: {error}"));
+            }
+            session.ponder_while_idle();
+            let stats = run_line(&mut session, "ponder-stats").unwrap();
+            stats.lines().find_map(|line| line.strip_prefix("nodes ")).unwrap().trim().parse::<u64>().unwrap()
+        };
+        assert_eq!(tree_after_pondering(1), 0);
+        assert!(tree_after_pondering(0) > 0);
+    }
+
+    #[test]
     fn reversi_genmove_plays_the_alpha_beta_move_deterministically() {
         let commands = |alpha_beta: u8| -> Vec<String> {
             [

@@ -286,7 +286,7 @@ impl Session {
             progress: None,
         };
         let to_move = self.game.to_move();
-        let _ = self.game.analyze(to_move, request);
+        let _ = self.game.ponder(to_move, request);
         self.signals.end_search();
     }
 
