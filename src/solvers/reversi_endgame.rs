@@ -49,8 +49,15 @@ const SHALLOW_SORT_EMPTIES: u32 = 7;
 pub const SPLIT_EMPTIES: u32 = 12;
 
 /// Null-window nodes with at least this many empties look their children up in the table
-/// before searching them (enhanced transposition cutoff).
-const ETC_EMPTIES: u32 = 12;
+/// before searching them (enhanced transposition cutoff). 11 rather than 12 since the look-ups
+/// are prefetched: 1.4% fewer nodes on FFO #40-#49 and no longer slower.
+const ETC_EMPTIES: u32 = 11;
+
+/// Null-window nodes with at least this many empties (and fewer than [`ETC_EMPTIES`]) ask for
+/// their children's table entries before searching any child, so that the entries of later
+/// siblings are loaded by the time they are searched (their own prefetch comes too late to
+/// hide a miss).
+const PREFETCH_CHILDREN_EMPTIES: u32 = 9;
 
 /// Nodes with at least this many empties order their moves by a shallow search of each
 /// child ([`Worker::sort_search`]) instead of the child's mobility alone: a better order there
@@ -1222,9 +1229,15 @@ impl Worker<'_> {
         let mut count = list_moves(player, opponent, moves, &mut list);
         let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
         // 6. Enhanced transposition cutoff: a child already known to score low enough for the
-        //    opponent proves the cutoff without searching.
-        //    The children's entries are all requested before the first is read, so that their
-        //    cache misses overlap.
+        //    opponent proves the cutoff without searching. The children's entries are all
+        //    requested before the first is read, so that their cache misses overlap; smaller
+        //    nodes only request them.
+        if (PREFETCH_CHILDREN_EMPTIES..ETC_EMPTIES).contains(&empties) {
+            for mv in &list[..count] {
+                let (child_player, child_opponent) = child(mv);
+                self.shared.table.prefetch(zobrist_key(child_player, child_opponent));
+            }
+        }
         if empties >= ETC_EMPTIES {
             let mut child_keys = [0u64; 40];
             for (mv, child_key) in list[..count].iter().zip(&mut child_keys) {
