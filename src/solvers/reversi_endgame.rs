@@ -49,8 +49,15 @@ const SHALLOW_SORT_EMPTIES: u32 = 7;
 pub const SPLIT_EMPTIES: u32 = 12;
 
 /// Null-window nodes with at least this many empties look their children up in the table
-/// before searching them (enhanced transposition cutoff).
-const ETC_EMPTIES: u32 = 12;
+/// before searching them (enhanced transposition cutoff). 11 rather than 12 since the look-ups
+/// are prefetched: 1.4% fewer nodes on FFO #40-#49 and no longer slower.
+const ETC_EMPTIES: u32 = 11;
+
+/// Null-window nodes with at least this many empties (and fewer than [`ETC_EMPTIES`]) ask for
+/// their children's table entries before searching any child, so that the entries of later
+/// siblings are loaded by the time they are searched (their own prefetch comes too late to
+/// hide a miss).
+const PREFETCH_CHILDREN_EMPTIES: u32 = 9;
 
 /// Nodes with at least this many empties order their moves by a shallow search of each
 /// child ([`Worker::sort_search`]) instead of the child's mobility alone: a better order there
@@ -370,13 +377,26 @@ fn column_to_byte(bits: u64) -> usize {
 
 /// A byte spread onto column `a`, bit k to row k + 1.
 fn byte_to_column(byte: u8) -> u64 {
-    let mut column = 0;
-    let mut remaining = byte;
-    while remaining != 0 {
-        column |= 1u64 << (8 * remaining.trailing_zeros());
-        remaining &= remaining - 1;
+    COLUMN_OF_BYTE[byte as usize]
+}
+
+/// [`byte_to_column`] as a table: a loop over the bits cost a tenth of the stability count.
+const COLUMN_OF_BYTE: [u64; 256] = build_column_of_byte();
+
+const fn build_column_of_byte() -> [u64; 256] {
+    let mut table = [0u64; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 != 0 {
+                table[byte] |= 1u64 << (8 * bit);
+            }
+            bit += 1;
+        }
+        byte += 1;
     }
-    column
+    table
 }
 
 /// A subset of the player's discs that can never be flipped: stable edge discs, then interior
@@ -425,8 +445,14 @@ fn stable_discs(player: u64, opponent: u64) -> u64 {
 /// two atomic words, the key stored XOR-ed with the data, so a torn write reads as a miss.
 struct TranspositionTable {
     words: Vec<AtomicU64>,
+    /// The first word of bucket 0: buckets start on a cache line, so that a probe costs one
+    /// miss, not two (the allocator only aligns the vector to 16 bytes).
+    first_word: usize,
     bucket_mask: usize,
 }
+
+/// Words (two per entry, two entries per bucket) in a 64-byte cache line.
+const WORDS_PER_CACHE_LINE: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TableEntry {
@@ -456,17 +482,72 @@ impl TableEntry {
     }
 }
 
+/// Asks Linux to back the table's allocation (untouched as yet) with 2 MiB pages: a probe
+/// lands anywhere in 64 MiB, and with 4 KiB pages nearly every probe also missed the address
+/// translation cache, a page walk costlier than the cache miss itself (measured on FFO #40-#44).
+/// Only a hint: where the system refuses, the table works the same on small pages.
+#[cfg(target_os = "linux")]
+fn request_huge_pages(words: &Vec<AtomicU64>) {
+    const HUGE_PAGE_BYTES: usize = 2 << 20;
+    /// `MADV_HUGEPAGE` of Linux's `<sys/mman.h>`.
+    const MADV_HUGEPAGE: i32 = 14;
+    unsafe extern "C" {
+        fn madvise(address: *mut std::ffi::c_void, length: usize, advice: i32) -> i32;
+    }
+    let start = words.as_ptr() as usize;
+    let end = start + words.capacity() * size_of::<AtomicU64>();
+    // Whole huge pages inside the allocation only: the advice applies to whole pages.
+    let first_page = start.next_multiple_of(HUGE_PAGE_BYTES);
+    if end > first_page + HUGE_PAGE_BYTES {
+        let length = (end - first_page) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+        // SAFETY: madvise only changes how the kernel backs the given range, which lies inside
+        // an allocation this vector owns; MADV_HUGEPAGE never changes the memory's contents,
+        // and a failure (an older kernel, huge pages disabled) leaves everything as it was.
+        unsafe { madvise(first_page as *mut std::ffi::c_void, length, MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn request_huge_pages(_words: &Vec<AtomicU64>) {}
+
 impl TranspositionTable {
     /// `2^bits` entries in buckets of two.
     fn new(bits: u32) -> TranspositionTable {
         let entries = 1usize << bits;
-        let words = (0..2 * entries).map(|_| AtomicU64::new(0)).collect();
-        TranspositionTable { words, bucket_mask: (entries / 2) - 1 }
+        let length = 2 * entries + WORDS_PER_CACHE_LINE;
+        let mut words: Vec<AtomicU64> = Vec::with_capacity(length);
+        // Before the first write: the kernel picks the page size when a page is first touched.
+        request_huge_pages(&words);
+        words.extend((0..length).map(|_| AtomicU64::new(0)));
+        let misalignment = words.as_ptr() as usize / size_of::<AtomicU64>() % WORDS_PER_CACHE_LINE;
+        let first_word = (WORDS_PER_CACHE_LINE - misalignment) % WORDS_PER_CACHE_LINE;
+        TranspositionTable { words, first_word, bucket_mask: (entries / 2) - 1 }
+    }
+
+    fn bucket_start(&self, key: u64) -> usize {
+        self.first_word + 4 * (key as usize & self.bucket_mask)
     }
 
     fn slot(&self, key: u64, way: usize) -> (&AtomicU64, &AtomicU64) {
-        let base = 4 * (key as usize & self.bucket_mask) + 2 * way;
+        let base = self.bucket_start(key) + 2 * way;
         (&self.words[base], &self.words[base + 1])
+    }
+
+    /// Asks the processor to start loading the bucket of `key`: a probe of a big table
+    /// misses the cache, and issuing the load early overlaps the miss with other work (about
+    /// a seventh of the solver's time went to waiting on table loads).
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let address = self.words[self.bucket_start(key)].as_ptr().cast::<i8>();
+            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch only hints the cache:
+            // it never faults or changes memory, whatever the address (here an element of the table).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     fn probe(&self, key: u64) -> Option<TableEntry> {
@@ -1109,10 +1190,13 @@ impl Worker<'_> {
             return self.nws_shallow(player, opponent, alpha, empty_squares, quadrant_parity(empty_squares), empties);
         }
         self.nodes += 1;
-        // 1. Stop and abort flags, checked where the subtree is worth it.
+        // 1. Stop and abort flags, checked where the subtree is worth it. The table entry
+        //    starts loading now, while the stability cutoff and the moves are computed.
         if empties >= ABORT_CHECK_EMPTIES && stop.is_set() {
             return alpha;
         }
+        let key = zobrist_key(player, opponent);
+        self.shared.table.prefetch(key);
         // 2. Stability cutoff: the opponent's stable discs bound our best score.
         if alpha >= STABILITY_THRESHOLD[empties as usize] {
             let upper = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
@@ -1129,7 +1213,6 @@ impl Worker<'_> {
             return -self.nws(opponent, player, -alpha - 1, empties, stop);
         }
         // 4. Transposition cutoff.
-        let key = zobrist_key(player, opponent);
         let mut table_square = NO_SQUARE;
         if let Some(entry) = self.shared.table.probe(key) {
             if entry.lower > alpha {
@@ -1146,11 +1229,24 @@ impl Worker<'_> {
         let mut count = list_moves(player, opponent, moves, &mut list);
         let child = |mv: &ScoredMove| (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
         // 6. Enhanced transposition cutoff: a child already known to score low enough for the
-        //    opponent proves the cutoff without searching.
-        if empties >= ETC_EMPTIES {
+        //    opponent proves the cutoff without searching. The children's entries are all
+        //    requested before the first is read, so that their cache misses overlap; smaller
+        //    nodes only request them.
+        if (PREFETCH_CHILDREN_EMPTIES..ETC_EMPTIES).contains(&empties) {
             for mv in &list[..count] {
                 let (child_player, child_opponent) = child(mv);
-                if let Some(entry) = self.shared.table.probe(zobrist_key(child_player, child_opponent))
+                self.shared.table.prefetch(zobrist_key(child_player, child_opponent));
+            }
+        }
+        if empties >= ETC_EMPTIES {
+            let mut child_keys = [0u64; 40];
+            for (mv, child_key) in list[..count].iter().zip(&mut child_keys) {
+                let (child_player, child_opponent) = child(mv);
+                *child_key = zobrist_key(child_player, child_opponent);
+                self.shared.table.prefetch(*child_key);
+            }
+            for &child_key in &child_keys[..count] {
+                if let Some(entry) = self.shared.table.probe(child_key)
                     && -entry.upper > alpha
                 {
                     return -entry.upper;
@@ -1787,6 +1883,18 @@ mod tests {
         let problem = parse_ffo_line(FFO_1_19.lines().find(|l| !l.starts_with('#')).unwrap()).unwrap();
         let options = SolveOptions { threads: 1, table_bits: 16, stop: Some(&stop) };
         assert_eq!(solve_endgame(&problem.position, &options), None);
+    }
+
+    #[test]
+    fn bytes_and_columns_convert_both_ways() {
+        for byte in 0..=255u8 {
+            let column = byte_to_column(byte);
+            assert_eq!(column & !0x0101_0101_0101_0101, 0, "{byte:#x}");
+            assert_eq!(column.count_ones(), byte.count_ones(), "{byte:#x}");
+            assert_eq!(column_to_byte(column), byte as usize, "{byte:#x}");
+            // Any column, not just a: shifted back, the other columns' bits are ignored.
+            assert_eq!(column_to_byte((column << 5 | 0x4242_4242_4242_4242) >> 5), byte as usize);
+        }
     }
 
     #[test]
