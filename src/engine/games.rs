@@ -482,7 +482,12 @@ mod tests {
     /// Runs `commands` in a fresh Reversi session, each answered with success; returns the last
     /// reply and the MCTS tree's node count after it.
     fn reversi_session_reply(commands: &[String]) -> (String, u64) {
-        let mut session = Session::new("reversi").unwrap();
+        session_reply("reversi", commands)
+    }
+
+    /// The same for any game.
+    fn session_reply(game: &str, commands: &[String]) -> (String, u64) {
+        let mut session = Session::new(game).unwrap();
         let mut last = String::new();
         for command in commands {
             last = run_line(&mut session, command).unwrap_or_else(|error| panic!("{command}: {error}"));
@@ -548,6 +553,47 @@ mod tests {
         // With alphabeta 0 the MCTS plays, and leaves its tree.
         let (_, tree) = reversi_session_reply(&commands(0));
         assert!(tree > 0);
+    }
+
+    #[test]
+    fn gomoku_genmove_plays_the_alpha_beta_move_deterministically() {
+        let moves = ["b H8", "w J9", "b G10", "w H10"];
+        let commands = |alpha_beta: u8| -> Vec<String> {
+            ["param_search max_time 0", "param_search max_visits 100", "param_search seed 3"]
+                .iter()
+                .map(|command| command.to_string())
+                .chain([format!("param_search alphabeta {alpha_beta}")])
+                .chain(moves.iter().map(|mv| format!("play {mv}")))
+                .chain(["genmove b".to_string()])
+                .collect()
+        };
+        let (first, tree) = session_reply("gomoku", &commands(1));
+        let (second, _) = session_reply("gomoku", &commands(1));
+        assert_eq!(first, second);
+        assert_eq!(tree, 0, "the alpha-beta search decided: no MCTS tree");
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for text in moves {
+            position.play(position.parse_move(&text[2..]).unwrap()).unwrap();
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits =
+            GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let expected = search_gomoku(&position, &limits).unwrap();
+        assert_eq!(first, position.format_move(expected.best_move));
+        let (_, tree) = session_reply("gomoku", &commands(0));
+        assert!(tree > 0);
+    }
+
+    #[test]
+    fn gomoku_genmove_with_alpha_beta_blocks_a_split_three() {
+        // White to move against Black's open three G8 H8 K8 (broken: the gap J8), with White
+        // stones far away: only J8, F8 or L8 leave Black no open four.
+        let setup = ["param_search max_time 0", "param_search max_visits 200", "param_search alphabeta 1"];
+        let moves = ["play b G8", "play w A1", "play b H8", "play w A15", "play b K8"];
+        let commands: Vec<String> =
+            setup.iter().chain(moves.iter()).chain(["genmove w"].iter()).map(|command| command.to_string()).collect();
+        let (answer, _) = session_reply("gomoku", &commands);
+        assert!(["J8", "F8", "L8"].contains(&answer.as_str()), "answered {answer}");
     }
 
     #[test]
