@@ -388,9 +388,10 @@ impl<'a> Searcher<'a> {
             // An iteration that the hard limit cuts short is not lost: its first root move was
             // searched in full, and a later one that beat it replaced it. So one starts when
             // half of it is predicted to fall before the target, whatever the hard limit.
-            if limits.target_time.is_some_and(|target| {
-                !next_iteration_fits(&iteration_times, started.elapsed(), target, None)
-            }) {
+            if limits
+                .target_time
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target, None))
+            {
                 break;
             }
         }
