@@ -57,8 +57,10 @@ fn interrupt_ends_an_unlimited_genmove_with_a_move() {
     engine.send("# interrupt\n");
     let reply = engine.reply();
     assert!(reply.starts_with("= ") && reply.len() > 3, "{reply:?}");
-    // The interrupt was for that genmove only: the next search runs to its own limit.
-    engine.send("param_search max_visits 200\ngenmove w\nponder-stats\n");
+    // The interrupt was for that genmove only: the next search runs to its own limit (an MCTS
+    // search, whose tree shows how far it ran; Gomoku's alpha-beta search keeps no tree).
+    engine.send("param_search alphabeta 0\nparam_search max_visits 200\ngenmove w\nponder-stats\n");
+    assert_eq!(engine.reply(), "= ");
     assert_eq!(engine.reply(), "= ");
     assert!(engine.reply().starts_with("= "));
     let stats = engine.reply();

@@ -683,19 +683,17 @@ impl<G: Game> ActiveGame for GameState<G> {
             Some(SolverVerdict::Lost) if self.search.params().resign => return Ok(GenMove::Resign),
             Some(SolverVerdict::Lost) | None => {}
         }
-        // The search gets what the solver left of the move's time, less the share kept for
-        // checking its choice.
+        // The search gets what the solver left of the move's time; MCTS less the share kept for
+        // checking its choice (the game's own search is not checked: it reads the threats
+        // itself).
         let mut request = request;
         let refuted_move =
             self.solver.as_ref().and_then(|hooks| hooks.refuted_move).filter(|_| self.search.params().solver);
         let move_time = request.limits.max_time;
         let interrupt = request.stop;
         let solving = solve_started.elapsed();
-        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
-        request.limits.max_time =
-            request.limits.max_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
-        request.limits.target_time =
-            request.limits.target_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
+        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solving));
+        request.limits.target_time = request.limits.target_time.map(|time| time.saturating_sub(solving));
         if let Some((mv, summary)) = self.midgame_move(&position, &request) {
             if commit {
                 let start = position.clone();
@@ -704,6 +702,9 @@ impl<G: Game> ActiveGame for GameState<G> {
             }
             return Ok(GenMove::Move(summary.mv.clone(), Some(summary)));
         }
+        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
+        request.limits.max_time = request.limits.max_time.map(|time| time.mul_f64(search_share));
+        request.limits.target_time = request.limits.target_time.map(|time| time.mul_f64(search_share));
         let result = self.run_search(&position, request);
         // Resign only a decided game: when the search proved every move lost (a value-based
         // threshold would give up games a weak opponent may still throw away).

@@ -14,6 +14,7 @@ use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::knowledge::{gomoku_patterns, hex_patterns, hex_swap};
+use crate::search::gomoku_alphabeta::{self, GomokuLimits, search_gomoku};
 use crate::search::reversi_alphabeta::{MidgameLimits, MidgameTable, search_midgame_keeping};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
@@ -53,7 +54,8 @@ pub const GAMES: &[GameEntry] = &[
                         node_threats: Some(NodeSearch::threats(gomoku_tactics::node_threats)),
                         refuted_move: Some(gomoku_refuted_move),
                     })
-                    .with_switched_priors(gomoku_patterns::move_priors, |params| params.pattern_priors),
+                    .with_switched_priors(gomoku_patterns::move_priors, |params| params.pattern_priors)
+                    .with_midgame_search(gomoku_alphabeta_move),
             )
         },
     },
@@ -440,6 +442,52 @@ fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<Solver
     gomoku_tactics::tactical_move(position, &TacticsLimits::for_seconds(seconds), context.stop).map(SolverVerdict::Play)
 }
 
+/// Alpha-beta nodes that stand for one playout of a `max_visits` or `level` limit in Gomoku: a
+/// threat-aware playout fills some 30 to 60 cells with pattern updates, about the work of this
+/// many search nodes.
+const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
+
+/// Evaluation units per logit of the win rate reported for a Gomoku alpha-beta score: an open
+/// three for the side to move (some 300 units) is about a 73% win rate.
+const GOMOKU_UNITS_PER_LOGIT: f64 = 300.0;
+
+/// In play (`param_search alphabeta`, after the root's threat tactics found nothing to force):
+/// the move of the alpha-beta search with the pattern evaluation.
+fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
+    let limits = GomokuLimits {
+        max_time: context.max_time,
+        target_time: context.target_time,
+        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(GOMOKU_NODES_PER_PLAYOUT)),
+        max_depth: context.max_depth.unwrap_or(0),
+        stop: context.stop,
+    };
+    let result = search_gomoku(position, &limits)?;
+    let proven = result.proven();
+    log::info!(
+        "{} {}: alpha-beta depth {}, score {}{}, {} nodes",
+        position.to_move(),
+        position.format_move(result.best_move),
+        result.depth,
+        result.score,
+        match proven {
+            Some(true) => " (proven win)",
+            Some(false) => " (proven loss)",
+            None => "",
+        },
+        result.nodes
+    );
+    let (value, proof) = match proven {
+        Some(true) => (1.0, RootProof::Win),
+        Some(false) => (0.0, RootProof::Loss),
+        None => (1.0 / (1.0 + (-f64::from(result.score) / GOMOKU_UNITS_PER_LOGIT).exp()), RootProof::Unknown),
+    };
+    let score = match proven {
+        Some(_) => f64::from(result.score.signum() * (gomoku_alphabeta::MATE - result.score.abs())),
+        None => f64::from(result.score),
+    };
+    Some(MidgameAnswer { mv: result.best_move, value, nodes: result.nodes, pv: result.pv, proof, score })
+}
+
 /// After the search: whether the opponent wins by VCF or VCT once `mv` is played (the check
 /// that keeps the search's choice from walking into a forcing win it did not see).
 fn gomoku_refuted_move(position: &Mnk, mv: Cell, context: &SolveContext) -> bool {
@@ -465,7 +513,12 @@ mod tests {
     /// Runs `commands` in a fresh Reversi session, each answered with success; returns the last
     /// reply and the MCTS tree's node count after it.
     fn reversi_session_reply(commands: &[String]) -> (String, u64) {
-        let mut session = Session::new("reversi").unwrap();
+        session_reply("reversi", commands)
+    }
+
+    /// The same for any game.
+    fn session_reply(game: &str, commands: &[String]) -> (String, u64) {
+        let mut session = Session::new(game).unwrap();
         let mut last = String::new();
         for command in commands {
             last = run_line(&mut session, command).unwrap_or_else(|error| panic!("{command}: {error}"));
@@ -557,6 +610,47 @@ mod tests {
         // With alphabeta 0 the MCTS plays, and leaves its tree.
         let (_, tree) = reversi_session_reply(&commands(0));
         assert!(tree > 0);
+    }
+
+    #[test]
+    fn gomoku_genmove_plays_the_alpha_beta_move_deterministically() {
+        let moves = ["b H8", "w J9", "b G10", "w H10"];
+        let commands = |alpha_beta: u8| -> Vec<String> {
+            ["param_search max_time 0", "param_search max_visits 100", "param_search seed 3"]
+                .iter()
+                .map(|command| command.to_string())
+                .chain([format!("param_search alphabeta {alpha_beta}")])
+                .chain(moves.iter().map(|mv| format!("play {mv}")))
+                .chain(["genmove b".to_string()])
+                .collect()
+        };
+        let (first, tree) = session_reply("gomoku", &commands(1));
+        let (second, _) = session_reply("gomoku", &commands(1));
+        assert_eq!(first, second);
+        assert_eq!(tree, 0, "the alpha-beta search decided: no MCTS tree");
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for text in moves {
+            position.play(position.parse_move(&text[2..]).unwrap()).unwrap();
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits =
+            GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let expected = search_gomoku(&position, &limits).unwrap();
+        assert_eq!(first, position.format_move(expected.best_move));
+        let (_, tree) = session_reply("gomoku", &commands(0));
+        assert!(tree > 0);
+    }
+
+    #[test]
+    fn gomoku_genmove_with_alpha_beta_blocks_a_split_three() {
+        // White to move against Black's open three G8 H8 K8 (broken: the gap J8), with White
+        // stones far away: only J8, F8 or L8 leave Black no open four.
+        let setup = ["param_search max_time 0", "param_search max_visits 200", "param_search alphabeta 1"];
+        let moves = ["play b G8", "play w A1", "play b H8", "play w A15", "play b K8"];
+        let commands: Vec<String> =
+            setup.iter().chain(moves.iter()).chain(["genmove w"].iter()).map(|command| command.to_string()).collect();
+        let (answer, _) = session_reply("gomoku", &commands);
+        assert!(["J8", "F8", "L8"].contains(&answer.as_str()), "answered {answer}");
     }
 
     #[test]

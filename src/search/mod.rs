@@ -5,6 +5,7 @@
 //! whether they stop a running search; the session owns one `Search` per game and calls it from
 //! its control thread.
 
+pub mod gomoku_alphabeta;
 pub mod reversi_alphabeta;
 pub mod reversi_probcut;
 pub mod tree;
@@ -99,8 +100,8 @@ pub struct SearchParams {
     /// below this (and the move had [`RESIGN_MIN_VISITS`]); 0, the default, resigns only
     /// proven losses.
     pub resign_threshold: f64,
-    /// Games with a trained evaluation and an alpha-beta search (Reversi) play `genmove` by it;
-    /// off, they play by MCTS like the other games.
+    /// Games with an evaluation and an alpha-beta search (Reversi, Gomoku) play `genmove` by
+    /// it; off, they play by MCTS like the other games.
     pub alpha_beta: bool,
     /// The deepest iteration of the alpha-beta search, in plies (NBoard's `set depth`); 0 is
     /// no limit but time.

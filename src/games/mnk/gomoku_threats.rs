@@ -37,15 +37,17 @@ pub const LINE_DIRECTIONS: [(i32, i32); 4] = super::DIRECTIONS;
 const PAD: usize = 5;
 /// Window cells on each side of the centre.
 const REACH: usize = 5;
-/// Distinct keys: three states for each of the ten window cells.
-const KEY_COUNT: usize = 59_049;
+/// Distinct window keys: three states for each of the ten window cells.
+pub const KEY_COUNT: usize = 59_049;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 
 /// Window offsets along a line with their weights in a key: offset -5 is the lowest digit,
-/// +5 the highest, the centre is not encoded.
-const OFFSET_WEIGHTS: [(isize, u16); 10] = {
+/// +5 the highest, the centre is not encoded. A digit is 0 for an empty cell, 1 for a stone of
+/// the key's colour, 2 for an opponent stone or the board edge (see
+/// [`ThreatBoard::window_key`]).
+pub const OFFSET_WEIGHTS: [(isize, u16); 10] = {
     let mut table = [(0isize, 0u16); 10];
     let mut digit = 0;
     let mut weight: u16 = 1;
@@ -558,6 +560,14 @@ impl ThreatBoard {
     /// What a `color` stone on the empty `cell` makes in line `direction`.
     pub fn line_pattern(&self, color: Color, cell: Cell, direction: usize) -> LinePattern {
         LinePattern::from_code(self.line_code(color, cell, direction))
+    }
+
+    /// The window key of `cell` for `color` in line `direction`: the ten cells around it on
+    /// that line as base-3 digits (see [`OFFSET_WEIGHTS`]), below [`KEY_COUNT`]. Evaluations
+    /// classify keys more finely than [`LinePattern`] does.
+    pub fn window_key(&self, color: Color, cell: Cell, direction: usize) -> u16 {
+        let padded = self.padded_of_cell[cell.0 as usize] as usize;
+        self.keys[padded][color.index()][direction]
     }
 
     fn line_code(&self, color: Color, cell: Cell, direction: usize) -> u8 {

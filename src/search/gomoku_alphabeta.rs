@@ -1,0 +1,742 @@
+//! Gomoku alpha-beta search: principal variation search under iterative deepening with a
+//! transposition table, the hand-set pattern evaluation of
+//! [`crate::knowledge::gomoku_eval`] at the leaves, and Gomoku's forced-move rules at every
+//! node, as classical engines (Rapfi's classical mode among them) search:
+//!
+//! - the side to move makes five when it can (a win);
+//! - against the opponent's four it may only block (two fours: lost);
+//! - its own open four or double four wins in three plies;
+//! - against the opponent's open three (any cell where the opponent would make an open four or
+//!   a double four) it may only play its own fours or a cell after which the opponent has no
+//!   such cell left (none: lost);
+//! - otherwise it tries the empty cells within two cells of a stone, best scored first (a
+//!   cell's score: what a stone there makes for either side), only the best few below the root.
+//!
+//! At the leaves a quiescence search follows the forcing moves: blocks of the opponent's four
+//! and a few plies of the side to move's own fours (a short VCF), so a leaf is never scored in
+//! the middle of a four. Proven results carry mate scores ([`MATE`] less the plies to the five).
+//!
+//! The search runs on one thread and is deterministic for a node or depth limit; time limits and
+//! the stop flag are checked every [`NODES_PER_CHECK`] nodes (well under a millisecond).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::games::Color;
+use crate::games::Game;
+use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
+use crate::games::mnk::{Cell, Mnk};
+use crate::knowledge::gomoku_eval::PatternEvaluation;
+use crate::search::reversi_alphabeta::next_iteration_fits;
+
+/// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+
+/// Scores beyond this are proven wins (or, negated, losses).
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
+/// Beyond every score.
+const INFINITY: i32 = MATE + 1;
+
+/// Evaluations are clamped inside this, far from the mate scores.
+const MAX_EVALUATION: i32 = 20_000;
+
+/// Nodes between two looks at the clock and the stop flag.
+pub const NODES_PER_CHECK: u64 = 1024;
+
+/// The transposition table holds 2^TABLE_BITS entries of 16 bytes (16 MiB).
+const TABLE_BITS: u32 = 20;
+
+/// Moves tried at a node one ply below the root, and deeper: the best-scored candidates only.
+/// Gomoku's good moves are almost always among the cells its patterns rate highly; the root
+/// tries every candidate.
+const FIRST_PLY_WIDTH: usize = 20;
+const DEEPER_WIDTH: usize = 12;
+
+/// The side to move's own fours the quiescence search follows at a leaf (each answered by the
+/// forced block): a short VCF.
+const QUIESCENCE_FOURS: u32 = 3;
+
+/// Own fours tried at each quiescence node, the best-scored first.
+const QUIESCENCE_FOUR_WIDTH: usize = 4;
+
+/// A move's ordering score weighs what it makes for the side to move (attack) against what it
+/// takes from the opponent (defence) in these proportions.
+const ATTACK_WEIGHT: i32 = 3;
+const DEFENCE_WEIGHT: i32 = 2;
+
+/// The deepest iteration without a depth limit.
+const DEFAULT_MAX_DEPTH: u32 = 64;
+
+/// What ends a search.
+pub struct GomokuLimits<'a> {
+    /// The search stops here whatever it is doing.
+    pub max_time: Option<Duration>,
+    /// No new iteration starts when it is predicted to end after this (see
+    /// [`next_iteration_fits`]).
+    pub target_time: Option<Duration>,
+    pub max_nodes: Option<u64>,
+    /// The deepest iteration; 0 for no limit.
+    pub max_depth: u32,
+    /// Set from another thread to end the search with the best move found so far.
+    pub stop: &'a AtomicBool,
+}
+
+impl<'a> GomokuLimits<'a> {
+    /// A search to `max_depth` plies and no other limit than `stop`: the same result on every
+    /// machine.
+    pub fn to_depth(max_depth: u32, stop: &'a AtomicBool) -> GomokuLimits<'a> {
+        GomokuLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuResult {
+    pub best_move: Cell,
+    /// The move's score for the side to move: evaluation units, or a mate score (see
+    /// [`MATE_BOUND`]).
+    pub score: i32,
+    /// The deepest iteration completed (0: decided by the forced-move rules, or only a partial
+    /// first iteration).
+    pub depth: u32,
+    pub nodes: u64,
+    /// The expected line, starting with `best_move`.
+    pub pv: Vec<Cell>,
+}
+
+impl GomokuResult {
+    /// Whether the score is a proven win (`Some(true)`) or loss (`Some(false)`).
+    pub fn proven(&self) -> Option<bool> {
+        (self.score.abs() >= MATE_BOUND).then_some(self.score > 0)
+    }
+}
+
+/// Searches `position` for the side to move within `limits`; `None` when the game is over or
+/// is not five in a row. Blocks until a limit is reached or the stop flag is set.
+pub fn search_gomoku(position: &Mnk, limits: &GomokuLimits) -> Option<GomokuResult> {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return None;
+    }
+    let mut searcher = Searcher::new(position, limits);
+    Some(searcher.iterative_deepening(limits))
+}
+
+/// What the forced-move rules leave at a node.
+enum NodeMoves {
+    /// The result is known without a search: the score, and the move to play for it.
+    Decided(i32, Cell),
+    /// The moves to search, best first; `forced` when they are the only answers to a threat.
+    Search { moves: Vec<Cell>, forced: bool },
+}
+
+/// The bound a table score holds.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    best: u16,
+    depth: u8,
+    bound: Bound,
+}
+
+const NO_MOVE: u16 = u16::MAX;
+
+struct Searcher<'a> {
+    board: ThreatBoard,
+    evaluation: PatternEvaluation,
+    /// Per cell: stones within two cells (both ways), so candidates are cells with a count.
+    near: Vec<u8>,
+    to_move: Color,
+    table: Vec<Entry>,
+    nodes: u64,
+    started: Instant,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    aborted: bool,
+}
+
+/// A mate score stored in the table counts from the node, not from the root.
+fn score_to_table(score: i32, ply: u32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_table(score: i32, ply: u32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The win for the side to move when its five falls `plies` plies after the node at `ply`.
+fn win_in(ply: u32, plies: u32) -> i32 {
+    MATE - (ply + plies) as i32
+}
+
+impl<'a> Searcher<'a> {
+    fn new(position: &Mnk, limits: &GomokuLimits<'a>) -> Searcher<'a> {
+        let started = Instant::now();
+        let board = ThreatBoard::new(position);
+        let evaluation = PatternEvaluation::new(&board);
+        let cells = board.width() * board.height();
+        let mut searcher = Searcher {
+            board,
+            evaluation,
+            near: vec![0; cells],
+            to_move: position.to_move(),
+            table: vec![Entry::default(); 1 << TABLE_BITS],
+            nodes: 0,
+            started,
+            deadline: limits.max_time.map(|time| started + time),
+            max_nodes: limits.max_nodes,
+            stop: limits.stop,
+            aborted: false,
+        };
+        for index in 0..cells {
+            if !searcher.board.is_empty(Cell(index as u16)) {
+                searcher.count_near(Cell(index as u16), true);
+            }
+        }
+        searcher
+    }
+
+    fn count_near(&mut self, cell: Cell, adding: bool) {
+        let (column, row) = self.board.coordinates(cell);
+        let (width, height) = (self.board.width(), self.board.height());
+        for y in row.saturating_sub(2)..(row + 3).min(height) {
+            for x in column.saturating_sub(2)..(column + 3).min(width) {
+                let near = &mut self.near[y * width + x];
+                if adding {
+                    *near += 1;
+                } else {
+                    *near -= 1;
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, cell: Cell) {
+        self.board.put(self.to_move, cell);
+        self.evaluation.refresh_around(&self.board, cell);
+        self.count_near(cell, true);
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn undo(&mut self, cell: Cell) {
+        self.board.remove(cell);
+        self.evaluation.refresh_around(&self.board, cell);
+        self.count_near(cell, false);
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn check_limits(&mut self) {
+        self.aborted = self.stop.load(Ordering::Relaxed)
+            || self.max_nodes.is_some_and(|most| self.nodes >= most)
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    }
+
+    /// Counts a node and looks at the limits now and then; true when the search must end.
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(NODES_PER_CHECK) {
+            self.check_limits();
+        }
+        self.aborted
+    }
+
+    /// How good `cell` looks for the side to move: what it makes for itself and what it takes
+    /// from the opponent.
+    fn move_score(&self, cell: Cell) -> i32 {
+        ATTACK_WEIGHT * self.evaluation.cell_score(self.to_move, cell)
+            + DEFENCE_WEIGHT * self.evaluation.cell_score(self.to_move.opponent(), cell)
+    }
+
+    /// `cells` sorted by move score, best first (ties by cell index, so the order is the same
+    /// on every run).
+    fn sorted(&self, cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
+        let mut scored: Vec<(i32, Cell)> = cells.map(|cell| (self.move_score(cell), cell)).collect();
+        scored.sort_unstable_by_key(|&(score, cell)| (-score, cell.0));
+        scored.into_iter().map(|(_, cell)| cell).collect()
+    }
+
+    fn position_value(&self) -> i32 {
+        self.evaluation.position_value(self.to_move).clamp(-MAX_EVALUATION, MAX_EVALUATION)
+    }
+
+    /// The forced-move rules at a node `ply` plies from the root (see the module doc), then the
+    /// candidate moves, `width` at most.
+    fn node_moves(&mut self, ply: u32, width: usize) -> NodeMoves {
+        let (side, opponent) = (self.to_move, self.to_move.opponent());
+        // 1. A five wins now.
+        if let Some(five) = self.board.five_points(side).first() {
+            return NodeMoves::Decided(win_in(ply, 0), five);
+        }
+        // 2. The opponent's four must be blocked; two cannot be.
+        let threats = *self.board.five_points(opponent);
+        if let Some(block) = threats.first() {
+            if threats.len() > 1 {
+                return NodeMoves::Decided(-win_in(ply, 1), block);
+            }
+            return NodeMoves::Search { moves: vec![block], forced: true };
+        }
+        // 3. Our open four (or double four) wins: the opponent has no five to answer with.
+        if let Some(four) = self.board.winning_four_points(side).first() {
+            return NodeMoves::Decided(win_in(ply, 2), four);
+        }
+        // 4. Against the opponent's open three: our fours, or a cell that leaves it none.
+        let opponent_wins = *self.board.winning_four_points(opponent);
+        if !opponent_wins.is_empty() {
+            let mut defences = CellSet::new();
+            let own_fours = *self.board.four_points(side);
+            for cell in self.board.four_points(opponent).union(&opponent_wins).iter() {
+                if own_fours.contains(cell) {
+                    continue;
+                }
+                self.play(cell);
+                let stopped = self.board.winning_four_points(opponent).is_empty();
+                self.undo(cell);
+                if stopped {
+                    defences.insert(cell);
+                }
+            }
+            let moves = self.sorted(defences.union(&own_fours).iter());
+            return match moves.first() {
+                Some(_) => NodeMoves::Search { moves, forced: true },
+                None => NodeMoves::Decided(-win_in(ply, 3), opponent_wins.first().expect("not empty")),
+            };
+        }
+        // 5. A quiet position: cells near the stones, best first.
+        let cells = self.board.width() * self.board.height();
+        let candidates = (0..cells)
+            .map(|index| Cell(index as u16))
+            .filter(|&cell| self.near[cell.0 as usize] > 0 && self.board.is_empty(cell));
+        let mut moves = self.sorted(candidates);
+        if moves.is_empty() {
+            // An empty board: the centre (or any empty cell on a full-looking tiny board).
+            let centre = self.board.cell(self.board.width() / 2, self.board.height() / 2);
+            let first = (0..cells).map(|index| Cell(index as u16)).find(|&cell| self.board.is_empty(cell));
+            match first {
+                Some(_) if self.board.is_empty(centre) => moves.push(centre),
+                Some(cell) => moves.push(cell),
+                None => return NodeMoves::Decided(0, centre),
+            }
+        }
+        moves.truncate(width);
+        NodeMoves::Search { moves, forced: false }
+    }
+
+    fn table_index(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// Deepens one ply at a time until a limit or a proof, keeping the best move of the last
+    /// completed iteration (or of an interrupted one, where its first move was searched in full).
+    fn iterative_deepening(&mut self, limits: &GomokuLimits) -> GomokuResult {
+        let started = self.started;
+        // 1. The root's forced-move rules may decide at once.
+        let mut root = match self.node_moves(0, usize::MAX) {
+            NodeMoves::Decided(score, mv) => {
+                return GomokuResult { best_move: mv, score, depth: 0, nodes: self.nodes, pv: vec![mv] };
+            }
+            NodeMoves::Search { moves, .. } => moves.into_iter().map(|cell| (cell, 0)).collect::<Vec<(Cell, i32)>>(),
+        };
+        let mut best = root[0];
+        let mut completed_depth = 0;
+        let mut iteration_times = Vec::new();
+        let max_depth = if limits.max_depth == 0 { DEFAULT_MAX_DEPTH } else { limits.max_depth };
+        for depth in 1..=max_depth {
+            // 2. One iteration: PVS over the root moves, best first.
+            self.check_limits();
+            if self.aborted {
+                break;
+            }
+            let iteration_started = Instant::now();
+            let (iteration_best, searched) = self.search_root(depth, &mut root);
+            if self.aborted {
+                if let Some(found) = iteration_best.filter(|_| searched > 0) {
+                    best = found;
+                }
+                break;
+            }
+            best = iteration_best.expect("a completed iteration searched every move");
+            completed_depth = depth;
+            iteration_times.push(iteration_started.elapsed());
+            // A stable sort keeps the earlier (better ordered) of equal moves first.
+            root.sort_by_key(|&(_, score)| -score);
+            // 3. Stop at a proof, or when the next iteration would not end in time.
+            if best.1.abs() >= MATE_BOUND {
+                break;
+            }
+            // An iteration that the hard limit cuts short is not lost: its first root move was
+            // searched in full, and a later one that beat it replaced it. So one starts when
+            // half of it is predicted to fall before the target, whatever the hard limit.
+            if limits
+                .target_time
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target, None))
+            {
+                break;
+            }
+        }
+        let pv = self.principal_variation(best.0, completed_depth.max(1));
+        GomokuResult { best_move: best.0, score: best.1, depth: completed_depth, nodes: self.nodes, pv }
+    }
+
+    /// One root iteration: the best (move, score) so far and how many moves were searched in
+    /// full. Each move's score is kept for the next iteration's order: exact for the best, an
+    /// upper bound for the others.
+    fn search_root(&mut self, depth: u32, root: &mut [(Cell, i32)]) -> (Option<(Cell, i32)>, usize) {
+        let mut best: Option<(Cell, i32)> = None;
+        let mut alpha = -INFINITY;
+        for (searched, entry) in root.iter_mut().enumerate() {
+            self.play(entry.0);
+            let score = if searched == 0 {
+                -self.negamax(depth - 1, 1, -INFINITY, INFINITY)
+            } else {
+                let probe = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
+                if probe > alpha && !self.aborted { -self.negamax(depth - 1, 1, -INFINITY, -alpha) } else { probe }
+            };
+            self.undo(entry.0);
+            if self.aborted {
+                return (best, searched);
+            }
+            entry.1 = score;
+            if score > alpha {
+                alpha = score;
+                best = Some((entry.0, score));
+            }
+        }
+        (best, root.len())
+    }
+
+    /// Fail-soft negamax with PVS: the score of the node `ply` plies from the root searched
+    /// `depth` more plies (forced answers not counted), exact inside (`alpha`, `beta`) and a
+    /// bound outside.
+    fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        // 1. The forced-move rules; a horizon reached by quiet moves goes to the quiescence.
+        let width = if ply <= 1 { FIRST_PLY_WIDTH } else { DEEPER_WIDTH };
+        let (mut moves, forced) = match self.node_moves(ply, width) {
+            NodeMoves::Decided(score, _) => return score,
+            NodeMoves::Search { moves, forced } => (moves, forced),
+        };
+        if depth == 0 && !forced {
+            return self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
+        }
+        // 2. The table: a cutoff from a deep enough entry, else its move first.
+        let key = self.board.zobrist(self.to_move);
+        let slot = self.table_index(key);
+        let entry = self.table[slot];
+        if entry.key == key {
+            let score = score_from_table(entry.score, ply);
+            if u32::from(entry.depth) >= depth {
+                let cuts = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cuts {
+                    return score;
+                }
+            }
+            if entry.best != NO_MOVE
+                && let Some(at) = moves.iter().position(|cell| cell.0 == entry.best)
+            {
+                moves[..=at].rotate_right(1);
+            }
+        }
+        // 3. PVS over the moves: a forced answer costs no depth, so a four and its block count
+        //    one ply.
+        let child_depth = if forced { depth } else { depth - 1 };
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = moves[0];
+        for (index, &cell) in moves.iter().enumerate() {
+            self.play(cell);
+            let score = if index == 0 {
+                -self.negamax(child_depth, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(child_depth, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.negamax(child_depth, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            self.undo(cell);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = cell;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        // 4. Store the result with its bound.
+        let bound = if best_score <= original_alpha {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Entry {
+            key,
+            score: score_to_table(best_score, ply),
+            best: best_move.0,
+            depth: depth.min(u32::from(u8::MAX)) as u8,
+            bound,
+        };
+        best_score
+    }
+
+    /// The leaf search: forced blocks, the evaluation as a stand-pat score, and up to `fours`
+    /// more of the side to move's own fours.
+    fn quiescence(&mut self, ply: u32, fours: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        // 1. The forced-move rules: a decided node, or the block of a four.
+        let (side, opponent) = (self.to_move, self.to_move.opponent());
+        if !self.board.five_points(side).is_empty() {
+            return win_in(ply, 0);
+        }
+        let threats = *self.board.five_points(opponent);
+        if let Some(block) = threats.first() {
+            if threats.len() > 1 {
+                return -win_in(ply, 1);
+            }
+            self.play(block);
+            let score = -self.quiescence(ply + 1, fours, -beta, -alpha);
+            self.undo(block);
+            return score;
+        }
+        if !self.board.winning_four_points(side).is_empty() {
+            return win_in(ply, 2);
+        }
+        // 2. Stand pat: the side to move may always play a quiet move instead of a four.
+        let stand_pat = self.position_value();
+        if stand_pat >= beta || fours == 0 {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        // 3. Our fours, each answered by the forced block.
+        let mut best = stand_pat;
+        let mut candidates = self.sorted(self.board.four_points(side).iter());
+        candidates.truncate(QUIESCENCE_FOUR_WIDTH);
+        for cell in candidates {
+            self.play(cell);
+            let score = -self.quiescence(ply + 1, fours - 1, -beta, -alpha);
+            self.undo(cell);
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The expected line from the root: `first`, then the table's best moves while they are
+    /// legal, `length` plies at most (a short line past the search's depth is still shown).
+    fn principal_variation(&mut self, first: Cell, length: u32) -> Vec<Cell> {
+        let mut line = vec![first];
+        self.play(first);
+        while line.len() < length as usize + 1 {
+            let entry = self.table[self.table_index(self.board.zobrist(self.to_move))];
+            if entry.key != self.board.zobrist(self.to_move) || entry.best == NO_MOVE {
+                break;
+            }
+            let cell = Cell(entry.best);
+            // The search never plays a five (a five point decides its node), so a line of table
+            // moves never runs past the end of the game.
+            if (cell.0 as usize) >= self.near.len() || !self.board.is_empty(cell) {
+                break;
+            }
+            line.push(cell);
+            self.play(cell);
+        }
+        for &cell in line.iter().rev() {
+            self.undo(cell);
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::MnkConfig;
+    use crate::games::{Game, GameConfig};
+
+    /// The position after `moves` (GTP vertices, Black first) on a 15x15 board.
+    fn gomoku(moves: &[&str]) -> Mnk {
+        gomoku_with(MnkConfig::gomoku(), moves)
+    }
+
+    fn gomoku_with(config: MnkConfig, moves: &[&str]) -> Mnk {
+        let mut position = Mnk::new(&config);
+        for text in moves {
+            let mv = position.parse_move(text).unwrap();
+            position.play(mv).unwrap();
+        }
+        position
+    }
+
+    fn cell(position: &Mnk, text: &str) -> Cell {
+        position.parse_move(text).unwrap()
+    }
+
+    fn search(position: &Mnk, depth: u32) -> GomokuResult {
+        let never = AtomicBool::new(false);
+        search_gomoku(position, &GomokuLimits::to_depth(depth, &never)).unwrap()
+    }
+
+    #[test]
+    fn makes_five_in_one() {
+        // Black H8-L8 (four, White blocked G8): Black to move completes at M8.
+        let position = gomoku(&["H8", "G8", "J8", "A1", "K8", "A3", "L8", "A5"]);
+        let result = search(&position, 4);
+        assert_eq!(result.best_move, cell(&position, "M8"));
+        assert_eq!(result.proven(), Some(true));
+    }
+
+    #[test]
+    fn blocks_the_opponents_four() {
+        // White to move; Black's H8-L8 four is blocked at G8: White must take M8.
+        let position = gomoku(&["H8", "G8", "J8", "C3", "K8", "D3", "L8"]);
+        let result = search(&position, 4);
+        assert_eq!(result.best_move, cell(&position, "M8"));
+    }
+
+    #[test]
+    fn blocks_an_open_three_or_makes_a_four() {
+        // Black's open three H8 J8 K8 with White to move and no White threats: White's answer
+        // must leave Black no open four.
+        let position = gomoku(&["H8", "A1", "J8", "A15", "K8"]);
+        let result = search(&position, 3);
+        let defences: Vec<Cell> = ["G8", "L8", "F8", "M8"].iter().map(|text| cell(&position, text)).collect();
+        assert!(defences.contains(&result.best_move), "{:?}", result);
+    }
+
+    /// A position set up from (column, row) stones, zero-based from the bottom left.
+    fn set_up(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Color) -> Mnk {
+        let config = MnkConfig::gomoku();
+        let empty = Mnk::new(&config);
+        let stones: Vec<(Color, Cell)> = black
+            .iter()
+            .map(|&(x, y)| (Color::Black, empty.cell(x, y)))
+            .chain(white.iter().map(|&(x, y)| (Color::White, empty.cell(x, y))))
+            .collect();
+        Mnk::set_up(&config, &stones, to_move).unwrap()
+    }
+
+    #[test]
+    fn finds_a_short_vcf_win() {
+        // Black to move has no double four at once, but a four on row 7 at (6,7) (White's
+        // block at (7,7) forced) leaves (6,6) making fours in column 6 and row 6 together.
+        let black = [(3, 7), (4, 7), (5, 7), (6, 8), (6, 9), (7, 6), (8, 6), (9, 6)];
+        let white = [(2, 7), (6, 10), (10, 6), (0, 14), (2, 14), (4, 14), (8, 14)];
+        let position = set_up(&black, &white, Color::Black);
+        let board = ThreatBoard::new(&position);
+        assert!(board.winning_four_points(Color::Black).is_empty(), "no win in one four");
+        let result = search(&position, 3);
+        // (6,7) and (6,6) win so, and so does (7,7): a four on row 7 whose block (6,7) leaves
+        // it an open three on the diagonal (8,6) (7,7) (6,8). Each is a four.
+        let wins = [position.cell(6, 7), position.cell(6, 6), position.cell(7, 7)];
+        assert!(wins.contains(&result.best_move), "{result:?}");
+        assert!(board.four_points(Color::Black).contains(result.best_move));
+        assert_eq!(result.proven(), Some(true));
+        // Four plies after the root: four, block, double four, block, five.
+        assert_eq!(result.score, MATE - 4);
+        // With the closed three of row 7 alone the fours lead nowhere: no proof.
+        let position = set_up(&black[..3], &white, Color::Black);
+        assert_eq!(search(&position, 3).proven(), None);
+    }
+
+    #[test]
+    fn never_plays_an_occupied_cell_and_is_deterministic_under_a_node_limit() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let empty = Mnk::new(&MnkConfig::gomoku());
+        let never = AtomicBool::new(false);
+        for _ in 0..12 {
+            let position = crate::games::testing::random_running_position(&empty, &mut rng, 20);
+            let limits = GomokuLimits { max_nodes: Some(3_000), ..GomokuLimits::to_depth(0, &never) };
+            let first = search_gomoku(&position, &limits).unwrap();
+            let second = search_gomoku(&position, &limits).unwrap();
+            assert_eq!(first, second);
+            assert!(position.is_legal(first.best_move), "{first:?}");
+            let mut line = position.clone();
+            for &mv in &first.pv {
+                assert!(line.is_legal(mv), "{:?} in {first:?}", mv);
+                line.play(mv).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn honours_the_stop_flag() {
+        let position = gomoku(&["H8", "J9", "J8", "G8", "H9", "H10"]);
+        let stop = AtomicBool::new(false);
+        let limits = GomokuLimits::to_depth(0, &stop);
+        std::thread::scope(|scope| {
+            let searching = scope.spawn(|| {
+                let started = Instant::now();
+                let result = search_gomoku(&position, &limits).unwrap();
+                (result, started.elapsed())
+            });
+            std::thread::sleep(Duration::from_millis(200));
+            let stopped = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            let (result, _) = searching.join().unwrap();
+            assert!(stopped.elapsed() < Duration::from_millis(50), "took {:?} to stop", stopped.elapsed());
+            assert!(position.is_legal(result.best_move));
+            assert!(result.depth >= 1);
+        });
+    }
+
+    #[test]
+    fn exact_five_does_not_count_an_overline() {
+        // Black D8 E8 F8 G8 _ J8, C8 White's, Black to move: H8 makes six, a win in freestyle
+        // only.
+        let moves = ["D8", "A1", "E8", "A3", "F8", "A5", "G8", "C8", "J8", "A7"];
+        let freestyle = gomoku(&moves);
+        let result = search(&freestyle, 2);
+        assert_eq!(result.best_move, cell(&freestyle, "H8"));
+        assert_eq!(result.proven(), Some(true));
+        let mut config = MnkConfig::gomoku();
+        config.set_param("exact_five", "1").unwrap();
+        let exact = gomoku_with(config, &moves);
+        let result = search(&exact, 2);
+        assert_ne!(result.proven(), Some(true), "{result:?}");
+    }
+}
