@@ -108,8 +108,20 @@ fn stat(reply: &str, key: &str) -> u64 {
 
 #[test]
 fn pondering_keeps_the_subtree_of_the_expected_reply() {
-    let mut engine =
-        Engine::start(&["--game", "gomoku", "--size", "9", "--max-visits", "300", "--ponder", "--seed", "2"]);
+    // The MCTS tree's pondering: Gomoku's default alpha-beta search ponders without a tree.
+    let mut engine = Engine::start(&[
+        "--game",
+        "gomoku",
+        "--size",
+        "9",
+        "--max-visits",
+        "300",
+        "--ponder",
+        "--seed",
+        "2",
+        "--param-search",
+        "alphabeta=0",
+    ]);
     engine.send("genmove b\n");
     assert!(engine.reply().starts_with("= "));
     std::thread::sleep(Duration::from_millis(500));
