@@ -27,7 +27,7 @@ use crate::games::Game;
 use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
-use crate::search::reversi_alphabeta::next_iteration_fits;
+use crate::search::deepening::next_iteration_fits;
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
 pub const MATE: i32 = 30_000;

@@ -5,6 +5,7 @@
 //! whether they stop a running search; the session owns one `Search` per game and calls it from
 //! its control thread.
 
+pub mod deepening;
 pub mod gomoku_alphabeta;
 pub mod reversi_alphabeta;
 pub mod reversi_probcut;

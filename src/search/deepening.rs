@@ -1,0 +1,64 @@
+//! When an iteratively deepening search (the Reversi and Gomoku alpha-beta searches) starts
+//! another iteration: each iteration costs several times the one before it, so the next one's
+//! time is predicted from the last ones and started only when most of it fits the move's time.
+
+use std::time::Duration;
+
+/// Before two iterations have been timed, a new one starts only while this share of the target
+/// time is left unused: each iteration takes several times the one before it.
+const NEXT_ITERATION_SHARE: f64 = 0.3;
+
+/// Bounds on the predicted growth from one iteration's time to the next (odd and even depths
+/// alternate, and tiny iterations are timed coarsely).
+const MIN_GROWTH: f64 = 1.5;
+const MAX_GROWTH: f64 = 8.0;
+
+/// Iterations shorter than this are too coarse to time: their growth is not trusted.
+const MIN_TIMED_ITERATION: Duration = Duration::from_millis(2);
+
+/// Whether to start another iteration `elapsed` into the search, from the durations of the
+/// iterations completed so far (the last one last). The next one is expected to take the last
+/// one times the recent growth from one iteration to the next (the larger of the last two
+/// ratios, as odd and even depths alternate), within [`MIN_GROWTH`] and [`MAX_GROWTH`]. It
+/// starts when it is expected to end by `hard` (the search's hard limit, if any) and at least
+/// half of it falls before `target`: so a move takes about its target on average, not the
+/// target less a whole iteration. Before two iterations were timed, it starts while less than
+/// [`NEXT_ITERATION_SHARE`] of the target is spent.
+pub fn next_iteration_fits(
+    iterations: &[Duration],
+    elapsed: Duration,
+    target: Duration,
+    hard: Option<Duration>,
+) -> bool {
+    let timed: Vec<f64> =
+        iterations.iter().filter(|time| **time >= MIN_TIMED_ITERATION).map(Duration::as_secs_f64).collect();
+    let growth = match timed.windows(2).map(|pair| pair[1] / pair[0]).collect::<Vec<f64>>().as_slice() {
+        [] => return elapsed.as_secs_f64() < target.as_secs_f64() * NEXT_ITERATION_SHARE,
+        [only] => *only,
+        [.., before, latest] => before.max(*latest),
+    };
+    let predicted = timed.last().copied().unwrap_or_default() * growth.clamp(MIN_GROWTH, MAX_GROWTH);
+    let elapsed = elapsed.as_secs_f64();
+    let ends_in_time = hard.is_none_or(|hard| elapsed + predicted <= hard.as_secs_f64());
+    ends_in_time && elapsed + predicted / 2.0 <= target.as_secs_f64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_iteration_starts_when_it_is_predicted_to_fit() {
+        let ms = Duration::from_millis;
+        // Iterations of 10, 30 and 90 ms: the next is expected to take 270 ms.
+        let times = [ms(10), ms(30), ms(90)];
+        assert!(next_iteration_fits(&times, ms(130), ms(300), Some(ms(900))), "ends at 400, half by 265");
+        assert!(!next_iteration_fits(&times, ms(130), ms(200), Some(ms(900))), "half of it after the target");
+        assert!(!next_iteration_fits(&times, ms(130), ms(300), Some(ms(350))), "would pass the hard limit");
+        // Alternating growth (x2, x6): the larger ratio is expected.
+        assert!(!next_iteration_fits(&[ms(10), ms(60), ms(120)], ms(190), ms(500), Some(ms(900))));
+        // Too short to time: the share of the target decides.
+        assert!(next_iteration_fits(&[ms(1)], ms(1), ms(10), None));
+        assert!(!next_iteration_fits(&[ms(1), ms(1)], ms(4), ms(10), None));
+    }
+}
