@@ -125,8 +125,9 @@ pub fn search_midgame(position: &Reversi, evaluator: &Evaluator, limits: &Midgam
 
 /// A transposition table that a player keeps from one move of a game to the next: the entries
 /// of the last search (the position itself is their key, so any still hold) order the next
-/// one's moves and cut its first iterations short. On positions of ten NTest games, searching
-/// every second ply to depth 14 took 15% fewer nodes with the table kept, every ply 41% fewer.
+/// one's moves and cut its first iterations short. At plies 20-39 of five NTest games,
+/// searching every second ply to depth 14 took 18% fewer nodes with the table kept, every ply
+/// 41% fewer.
 pub struct MidgameTable {
     entries: Vec<Entry>,
 }
