@@ -206,9 +206,15 @@ enum Tool {
         /// A stage also learns from the positions of the stages this close to it.
         #[arg(long, default_value_t = 0)]
         stage_window: usize,
-        /// Held-out shards to report the move-prediction accuracy on (Hex, Gomoku).
+        /// Held-out shards to report the move-prediction accuracy on (Hex, Gomoku), or the
+        /// value's log-loss (Gomoku `--model value`).
         #[arg(long)]
         test: Option<std::path::PathBuf>,
+        /// What to fit for Gomoku: `priors` (move priors, `weights/gomoku.patterns`) or `value`
+        /// (the alpha-beta search's position value, `weights/gomoku.value`, penalised by
+        /// `--ridge` per weight in squared logits).
+        #[arg(long, default_value = "priors")]
+        model: String,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -376,8 +382,19 @@ fn main() -> ExitCode {
                 })
             }
         }
-        Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("gomoku") => {
-            ponder::train::gomoku_fit::run_train(&data, &out, iterations, test.as_deref()).map(print_lines)
+        Some(Tool::Train { game, data, out, iterations, test, model, ridge, .. })
+            if game.eq_ignore_ascii_case("gomoku") =>
+        {
+            match model.as_str() {
+                "priors" => {
+                    ponder::train::gomoku_fit::run_train(&data, &out, iterations, test.as_deref()).map(print_lines)
+                }
+                "value" if ridge.is_finite() && ridge > 0.0 => {
+                    ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref()).map(print_lines)
+                }
+                "value" => Err(format!("--ridge {ridge}: expected a positive number")),
+                other => Err(format!("--model {other}: expected priors or value")),
+            }
         }
         Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("hex") => {
             let options = ponder::train::hex_fit::HexFitOptions { iterations, test };

@@ -14,7 +14,7 @@ use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::knowledge::{gomoku_patterns, hex_patterns, hex_swap};
-use crate::search::gomoku_alphabeta::{self, GomokuLimits, search_gomoku};
+use crate::search::gomoku_alphabeta::{self, GomokuLimits, GomokuTable, search_gomoku_keeping};
 use crate::search::reversi_alphabeta::{MidgameLimits, MidgameTable, search_midgame_keeping};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
@@ -447,10 +447,6 @@ fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<Solver
 /// many search nodes.
 const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 
-/// Evaluation units per logit of the win rate reported for a Gomoku alpha-beta score: an open
-/// three for the side to move (some 300 units) is about a 73% win rate.
-const GOMOKU_UNITS_PER_LOGIT: f64 = 300.0;
-
 /// In play (`param_search alphabeta`, after the root's threat tactics found nothing to force):
 /// the move of the alpha-beta search with the pattern evaluation.
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
@@ -461,7 +457,13 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         max_depth: context.max_depth.unwrap_or(0),
         stop: context.stop,
     };
-    let result = search_gomoku(position, &limits)?;
+    // The table of this game's earlier moves (a new one at a game's first search).
+    let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if !kept.as_ref().is_some_and(|kept| kept.is::<GomokuTable>()) {
+        *kept = Some(Box::new(GomokuTable::new()));
+    }
+    let table = kept.as_mut().and_then(|kept| kept.downcast_mut::<GomokuTable>()).expect("a table was just kept");
+    let result = search_gomoku_keeping(position, &limits, table)?;
     let proven = result.proven();
     log::info!(
         "{} {}: alpha-beta depth {}, score {}{}, {} nodes",
@@ -479,7 +481,10 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
     let (value, proof) = match proven {
         Some(true) => (1.0, RootProof::Win),
         Some(false) => (0.0, RootProof::Loss),
-        None => (1.0 / (1.0 + (-f64::from(result.score) / GOMOKU_UNITS_PER_LOGIT).exp()), RootProof::Unknown),
+        None => (
+            1.0 / (1.0 + (-f64::from(result.score) / crate::knowledge::gomoku_eval::UNITS_PER_LOGIT).exp()),
+            RootProof::Unknown,
+        ),
     };
     let score = match proven {
         Some(_) => f64::from(result.score.signum() * (gomoku_alphabeta::MATE - result.score.abs())),
@@ -500,6 +505,7 @@ mod tests {
     use crate::engine::Session;
     use crate::games::{Color, GameConfig};
     use crate::protocol::command::parse_command;
+    use crate::search::gomoku_alphabeta::search_gomoku;
     use crate::search::reversi_alphabeta::search_midgame;
 
     /// Runs one command line on the session, as a front end would.

@@ -1,24 +1,31 @@
 //! A pattern evaluation of Gomoku positions for the alpha-beta search
 //! ([`crate::search::gomoku_alphabeta`]), in the manner of classical engines such as Rapfi's:
-//! every empty cell is scored, for each colour, by what a stone of that colour would make there
-//! in each of its four lines (a five, an open four, a four, an open or closed three, an open or
-//! closed two), plus a bonus for the combinations that win by force (double four, four-three,
-//! double three). A position's value is the sum of the cells' scores for the side to move less
-//! the opponent's, the side to move's weighted up a little since it moves first.
+//! every empty cell is described, for each colour, by what a stone of that colour would make
+//! there in each of its four lines (a five, an open four, a four, an open or closed three, an
+//! open or closed two).
 //!
-//! The scores are **hand-set**, not trained: round numbers ordered by how close each shape is to
-//! a five. They are the first step of issue 15 item 3; fitting them from self-play (item 2) is
-//! left for later.
+//! Two things are read from those shapes:
+//! - **Cell values** (move ordering): hand-set round numbers ordered by how close each shape is
+//!   to a five, plus a bonus for the combinations that win by force (double four, four-three,
+//!   double three).
+//! - **The position value**: the four shapes of a cell as a multiset are its *combination* (330
+//!   of them); the value is a weight per combination of the side to move's cells, one per
+//!   combination of the opponent's cells, and a constant for the move, summed. The weights are
+//!   **trained** (`ponder train --game gomoku --model value`, [`crate::train::gomoku_value_fit`])
+//!   as a logistic regression of self-play outcomes, in [`UNITS_PER_LOGIT`] units, and embedded
+//!   from `weights/gomoku.value`. The hand-set cell values with the move's tempo are one point
+//!   of the same space ([`ValueWeights::hand_set`]), the fit's prior and its fallback.
 //!
 //! The evaluation is kept up to date move by move: a stone changes the line windows of the
 //! forty cells that see it (five each way in four directions) and the cell itself, so only
 //! those cells are scored again ([`PatternEvaluation::refresh_around`]).
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use crate::games::Color;
 use crate::games::mnk::Cell;
 use crate::games::mnk::gomoku_threats::{KEY_COUNT, OFFSET_WEIGHTS, ThreatBoard};
+use crate::knowledge::weights_format::{self, WeightsError, WeightsFile};
 
 /// What a stone put on an empty cell makes in one line, weakest first. Finer than
 /// [`crate::games::mnk::gomoku_threats::LinePattern`]: it also knows the twos, which decide
@@ -67,9 +74,34 @@ const DOUBLE_FOUR_BONUS: i32 = 300;
 const FOUR_THREE_BONUS: i32 = 200;
 const DOUBLE_THREE_BONUS: i32 = 100;
 
-/// The side to move's cell scores count this many fifths: threats of the side to move are a
-/// move ahead of the opponent's.
+/// In the hand-set position value, the side to move's cell scores count this many fifths:
+/// threats of the side to move are a move ahead of the opponent's.
 const TEMPO_FIFTHS: i32 = 6;
+
+/// Evaluation units per logit of the side to move's winning chance: the trained weights are
+/// stored in these units, and the search reports its scores as win rates with them.
+pub const UNITS_PER_LOGIT: f64 = 300.0;
+
+/// The game of the value weights file.
+pub const GAME: &str = "gomoku";
+
+/// The position value's features: the combination of four line shapes (of 8) of each empty
+/// cell, for the side to move and for the opponent, and the constant.
+pub const VALUE_FEATURE_SET: &str = "gomoku-shapes8-combinations330-value v1";
+
+/// Multisets of four line shapes: C(8 + 3, 4).
+pub const COMBINATIONS: usize = 330;
+
+/// The value file's tables: the side to move's combinations, the opponent's, the constant.
+pub const VALUE_TABLE_SIZES: [usize; 3] = [COMBINATIONS, COMBINATIONS, 1];
+
+/// The combination of a cell whose four shapes are all [`LineShape::None`]: it carries no
+/// weight (such cells are most of the board, so a weight there would only count empty cells).
+pub const EMPTY_COMBINATION: usize = 0;
+
+/// The trained value weights, made by `ponder train --game gomoku --model value` (see
+/// `weights/README.md`).
+static EMBEDDED_VALUE_WEIGHTS: &[u8] = include_bytes!("../../weights/gomoku.value");
 
 /// Line shapes of every window key: freestyle (index 0) and exact five (index 1).
 static SHAPE_TABLES: LazyLock<[Box<[LineShape]>; 2]> = LazyLock::new(|| [shape_table(false), shape_table(true)]);
@@ -77,6 +109,104 @@ static SHAPE_TABLES: LazyLock<[Box<[LineShape]>; 2]> = LazyLock::new(|| [shape_t
 /// A cell's score for one colour, indexed by its four line shapes (three bits each, the first
 /// direction lowest): the line scores plus the combination bonuses.
 static CELL_SCORES: LazyLock<Box<[i32]>> = LazyLock::new(|| (0..1 << 12).map(combined_cell_score).collect());
+
+/// The combination (0..[`COMBINATIONS`]) of every packing of four shapes (as in
+/// [`CELL_SCORES`]): the shapes sorted, strongest first, numbered in lexicographic order, so
+/// the four directions are interchangeable.
+static COMBINATION_OF_PACKED: LazyLock<Box<[u16]>> = LazyLock::new(|| {
+    let sorted_key = |packed: usize| {
+        let mut shapes: [usize; 4] = std::array::from_fn(|direction| packed >> (3 * direction) & 7);
+        shapes.sort_unstable_by(|a, b| b.cmp(a));
+        shapes
+    };
+    let mut keys: Vec<[usize; 4]> = (0..1 << 12).map(sorted_key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    debug_assert_eq!(keys.len(), COMBINATIONS);
+    (0..1 << 12).map(|packed| keys.binary_search(&sorted_key(packed)).expect("every key listed") as u16).collect()
+});
+
+/// The combination of a cell whose four line shapes are packed in `packed` (12 bits, see
+/// [`CELL_SCORES`]).
+pub fn combination_of(packed: u16) -> usize {
+    usize::from(COMBINATION_OF_PACKED[usize::from(packed)])
+}
+
+/// The four shapes of a combination, as packed shapes (the first direction the strongest).
+fn combination_packing(combination: usize) -> u16 {
+    (0..1u16 << 12).find(|&packed| combination_of(packed) == combination).expect("every combination is packed")
+}
+
+/// The trained (or hand-set) position value: a weight per combination of the side to move's
+/// empty cells and of the opponent's, and a constant, in [`UNITS_PER_LOGIT`] units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueWeights {
+    pub mover: Vec<i32>,
+    pub opponent: Vec<i32>,
+    pub constant: i32,
+}
+
+impl ValueWeights {
+    /// The hand-set value (the sum of the side to move's cell scores, weighted for its tempo,
+    /// less the opponent's) as weights of the same features.
+    pub fn hand_set() -> ValueWeights {
+        let score = |combination: usize| CELL_SCORES[usize::from(combination_packing(combination))];
+        ValueWeights {
+            mover: (0..COMBINATIONS).map(|c| score(c) * TEMPO_FIFTHS / 5).collect(),
+            opponent: (0..COMBINATIONS).map(|c| -score(c)).collect(),
+            constant: 0,
+        }
+    }
+
+    /// The weights of a decoded file.
+    pub fn from_file(file: &WeightsFile) -> ValueWeights {
+        let widen = |table: &[i16]| table.iter().map(|&value| i32::from(value)).collect::<Vec<i32>>();
+        ValueWeights {
+            mover: widen(&file.tables[0]),
+            opponent: widen(&file.tables[1]),
+            constant: widen(&file.tables[2])[0],
+        }
+    }
+
+    /// Reads a weights file's bytes.
+    ///
+    /// # Errors
+    /// The [`WeightsError`] of a file that is not Gomoku value weights of this feature set.
+    pub fn decode(bytes: &[u8]) -> Result<ValueWeights, WeightsError> {
+        weights_format::decode(bytes, GAME, VALUE_FEATURE_SET, &VALUE_TABLE_SIZES)
+            .map(|file| ValueWeights::from_file(&file))
+    }
+
+    /// Per packing of four shapes (as [`CELL_SCORES`]): the side to move's and the opponent's
+    /// weight of a cell.
+    fn packed_tables(&self) -> [Box<[i32]>; 2] {
+        // A taken cell is packed as 0, the empty combination, which must weigh nothing.
+        let weight = |weights: &[i32], combination: usize| {
+            if combination == EMPTY_COMBINATION { 0 } else { weights[combination] }
+        };
+        let table = |weights: &[i32]| (0..1u16 << 12).map(|packed| weight(weights, combination_of(packed))).collect();
+        [table(&self.mover), table(&self.opponent)]
+    }
+}
+
+/// The embedded value weights, decoded once.
+///
+/// # Errors
+/// The [`WeightsError`] of a damaged embedded file (a build problem).
+pub fn embedded_value() -> Result<&'static ValueWeights, WeightsError> {
+    static WEIGHTS: OnceLock<Result<ValueWeights, WeightsError>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| ValueWeights::decode(EMBEDDED_VALUE_WEIGHTS)).as_ref().map_err(Clone::clone)
+}
+
+/// The per-packing tables and constant of the value the search uses: the embedded trained
+/// weights, or the hand-set value if they could not be read (logged once).
+static VALUE_TABLES: LazyLock<([Box<[i32]>; 2], i32)> = LazyLock::new(|| {
+    let weights = embedded_value().cloned().unwrap_or_else(|error| {
+        log::warn!("Gomoku value weights: {error}; using the hand-set value");
+        ValueWeights::hand_set()
+    });
+    (weights.packed_tables(), weights.constant)
+});
 
 /// The weight of window index `index` (0..=10, centre 5 excluded) in a key.
 fn index_weight(index: usize) -> usize {
@@ -168,32 +298,58 @@ pub fn line_shape(board: &ThreatBoard, color: Color, cell: Cell, direction: usiz
     SHAPE_TABLES[usize::from(board.exact_five())][board.window_key(color, cell, direction) as usize]
 }
 
-/// The cell scores of a board for both colours and their sums, kept up to date by
-/// [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away.
+/// The cell scores of a board for both colours and the position value's sums, kept up to date
+/// by [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away.
 #[derive(Clone)]
 pub struct PatternEvaluation {
     /// Per colour and cell: the cell's score (0 for a taken cell).
     scores: [Vec<i32>; 2],
-    /// Per colour and cell: its four line shapes packed as in [`CELL_SCORES`] (kept for empty
-    /// cells): a stone changes one line of each cell that sees it, so one shape is looked up
+    /// Per colour and cell: its four line shapes packed as in [`CELL_SCORES`] (0 for a taken
+    /// cell): a stone changes one line of each cell that sees it, so one shape is looked up
     /// again, not four.
     packed_shapes: [Vec<u16>; 2],
-    /// Per colour: the sum of its cell scores.
-    totals: [i32; 2],
+    /// Per colour: the sum of its cells' value weights as the side to move (0) and as the
+    /// opponent (1).
+    value_totals: [[i32; 2]; 2],
     shapes: &'static [LineShape],
     cell_scores: &'static [i32],
+    value: &'static ([Box<[i32]>; 2], i32),
+    /// Per cell and direction: the cells of the board up to five steps either way on that line
+    /// ([`NO_CELL`] past the edge), the cells whose window in that line sees the cell.
+    line_neighbours: std::sync::Arc<[[[u16; 10]; 4]]>,
 }
 
+/// A neighbour past the board's edge.
+const NO_CELL: u16 = u16::MAX;
+
 impl PatternEvaluation {
-    /// The scores of every cell of `board`.
+    /// The scores of every cell of `board`, with the embedded value weights.
     pub fn new(board: &ThreatBoard) -> PatternEvaluation {
+        PatternEvaluation::with_value(board, &VALUE_TABLES)
+    }
+
+    fn with_value(board: &ThreatBoard, value: &'static ([Box<[i32]>; 2], i32)) -> PatternEvaluation {
         let cells = board.width() * board.height();
         let mut evaluation = PatternEvaluation {
             scores: [vec![0; cells], vec![0; cells]],
             packed_shapes: [vec![0; cells], vec![0; cells]],
-            totals: [0; 2],
+            value_totals: [[0; 2]; 2],
             shapes: &SHAPE_TABLES[usize::from(board.exact_five())],
             cell_scores: &CELL_SCORES,
+            value,
+            line_neighbours: (0..cells)
+                .map(|index| {
+                    std::array::from_fn(|direction| {
+                        let mut seen = [NO_CELL; 10];
+                        for (slot, steps) in (-5..=5).filter(|&steps| steps != 0).enumerate() {
+                            if let Some(cell) = board.step(Cell(index as u16), direction, steps) {
+                                seen[slot] = cell.0;
+                            }
+                        }
+                        seen
+                    })
+                })
+                .collect(),
         };
         for index in 0..cells {
             evaluation.rescore(board, Cell(index as u16), 0..4);
@@ -205,11 +361,10 @@ impl PatternEvaluation {
     /// off it: the cell in all four lines, the others in the line through `cell`.
     pub fn refresh_around(&mut self, board: &ThreatBoard, cell: Cell) {
         self.rescore(board, cell, 0..4);
-        for direction in 0..4 {
-            for steps in (-5..=5).filter(|&steps| steps != 0) {
-                if let Some(seen) = board.step(cell, direction, steps) {
-                    self.rescore(board, seen, direction..direction + 1);
-                }
+        let neighbours = std::sync::Arc::clone(&self.line_neighbours);
+        for (direction, line) in neighbours[cell.0 as usize].iter().enumerate() {
+            for &seen in line.iter().filter(|&&seen| seen != NO_CELL) {
+                self.rescore(board, Cell(seen), direction..direction + 1);
             }
         }
     }
@@ -217,21 +372,29 @@ impl PatternEvaluation {
     fn rescore(&mut self, board: &ThreatBoard, cell: Cell, directions: std::ops::Range<usize>) {
         let index = cell.0 as usize;
         let empty = board.is_empty(cell);
+        if !empty && self.packed_shapes[0][index] == 0 && self.packed_shapes[1][index] == 0 {
+            // A cell that was taken already: nothing of it counts.
+            return;
+        }
+        let ([mover_table, opponent_table], _) = self.value;
         for color in [Color::Black, Color::White] {
             let side = color.index();
-            let score = if empty {
-                let mut packed = self.packed_shapes[side][index];
+            let old = self.packed_shapes[side][index];
+            let mut packed = 0;
+            if empty {
+                // A cell emptied again is rescored in all four lines, so `old` is only read
+                // for a cell that stayed empty.
+                packed = old;
                 for direction in directions.clone() {
                     let shape = self.shapes[board.window_key(color, cell, direction) as usize] as u16;
                     packed = packed & !(7 << (3 * direction)) | shape << (3 * direction);
                 }
-                self.packed_shapes[side][index] = packed;
-                self.cell_scores[packed as usize]
-            } else {
-                0
-            };
-            self.totals[side] += score - self.scores[side][index];
-            self.scores[side][index] = score;
+            }
+            self.packed_shapes[side][index] = packed;
+            self.scores[side][index] = self.cell_scores[packed as usize];
+            let (old, packed) = (usize::from(old), usize::from(packed));
+            self.value_totals[side][0] += mover_table[packed] - mover_table[old];
+            self.value_totals[side][1] += opponent_table[packed] - opponent_table[old];
         }
     }
 
@@ -240,10 +403,18 @@ impl PatternEvaluation {
         self.scores[color.index()][cell.0 as usize]
     }
 
-    /// The value of the position for `to_move`: its cell scores, weighted for the tempo, less
-    /// the opponent's.
+    /// The value of the position for `to_move`, in [`UNITS_PER_LOGIT`] units.
     pub fn position_value(&self, to_move: Color) -> i32 {
-        self.totals[to_move.index()] * TEMPO_FIFTHS / 5 - self.totals[to_move.opponent().index()]
+        self.value_totals[to_move.index()][0] + self.value_totals[to_move.opponent().index()][1] + self.value.1
+    }
+
+    /// The combination of each of `color`'s empty cells that has one (not
+    /// [`EMPTY_COMBINATION`]), in cell order: the position value's features.
+    pub fn combinations(&self, color: Color) -> impl Iterator<Item = usize> + '_ {
+        self.packed_shapes[color.index()]
+            .iter()
+            .map(|&packed| combination_of(packed))
+            .filter(|&combination| combination != EMPTY_COMBINATION)
     }
 }
 
@@ -355,7 +526,8 @@ mod tests {
                     }
                     // The incremental sums equal the sums from scratch.
                     let fresh = PatternEvaluation::new(&board);
-                    assert_eq!(fresh.totals, evaluation.totals);
+                    assert_eq!(fresh.value_totals, evaluation.value_totals);
+                    assert_eq!(fresh.scores, evaluation.scores);
                     values.push((evaluation.position_value(Color::Black), evaluation.position_value(Color::White)));
                 }
                 assert!(values.iter().all(|&value| value == values[0]), "{values:?}");
@@ -366,8 +538,55 @@ mod tests {
     #[test]
     fn the_side_with_the_stronger_shape_is_ahead() {
         let board = board(&["F8", "G8", "H8"], &["F6", "G6"], false);
-        let evaluation = PatternEvaluation::new(&board);
-        assert!(evaluation.position_value(Color::Black) > 0);
-        assert!(evaluation.position_value(Color::White) < 0);
+        let hand_set: &'static _ = Box::leak(Box::new((ValueWeights::hand_set().packed_tables(), 0)));
+        for evaluation in [PatternEvaluation::new(&board), PatternEvaluation::with_value(&board, hand_set)] {
+            assert!(evaluation.position_value(Color::Black) > 0);
+            assert!(evaluation.position_value(Color::White) < 0);
+        }
+    }
+
+    #[test]
+    fn combinations_ignore_the_order_of_the_directions() {
+        let pack = |shapes: [usize; 4]| -> u16 { shapes.iter().enumerate().map(|(d, &s)| (s << (3 * d)) as u16).sum() };
+        let mut seen = std::collections::HashSet::new();
+        for packed in 0..1u16 << 12 {
+            let combination = combination_of(packed);
+            assert!(combination < COMBINATIONS);
+            seen.insert(combination);
+            let shapes: [usize; 4] = std::array::from_fn(|d| usize::from(packed >> (3 * d) & 7));
+            let rotated = pack([shapes[1], shapes[2], shapes[3], shapes[0]]);
+            let swapped = pack([shapes[1], shapes[0], shapes[2], shapes[3]]);
+            assert_eq!(combination_of(rotated), combination);
+            assert_eq!(combination_of(swapped), combination);
+        }
+        assert_eq!(seen.len(), COMBINATIONS);
+        assert_eq!(combination_of(0), EMPTY_COMBINATION);
+        // Different multisets stay apart: a four with a three is not two threes.
+        let four_three = pack([LineShape::Four as usize, LineShape::OpenThree as usize, 0, 0]);
+        let three_three = pack([LineShape::OpenThree as usize, LineShape::OpenThree as usize, 0, 0]);
+        assert_ne!(combination_of(four_three), combination_of(three_three));
+    }
+
+    #[test]
+    fn the_hand_set_weights_are_the_cell_scores_with_the_tempo() {
+        let board = board(&["F8", "G8", "H8", "J10"], &["F6", "G6", "K9"], false);
+        let hand_set: &'static _ = Box::leak(Box::new((ValueWeights::hand_set().packed_tables(), 0)));
+        let evaluation = PatternEvaluation::with_value(&board, hand_set);
+        let cells = || (0..225).map(|index| Cell(index as u16));
+        let sum = |color: Color, fifths: i32| -> i32 {
+            cells().map(|cell| evaluation.cell_score(color, cell) * fifths / 5).sum()
+        };
+        assert_eq!(evaluation.position_value(Color::Black), sum(Color::Black, TEMPO_FIFTHS) - sum(Color::White, 5));
+        assert_eq!(evaluation.position_value(Color::White), sum(Color::White, TEMPO_FIFTHS) - sum(Color::Black, 5));
+        // The features: every empty cell with a shape, by colour.
+        let shaped = |color: Color| cells().filter(|&cell| evaluation.cell_score(color, cell) > 0).count();
+        assert_eq!(evaluation.combinations(Color::Black).count(), shaped(Color::Black));
+    }
+
+    #[test]
+    fn the_embedded_value_weights_decode() {
+        let weights = embedded_value().unwrap();
+        assert_eq!(weights.mover.len(), COMBINATIONS);
+        assert_eq!(weights.opponent.len(), COMBINATIONS);
     }
 }

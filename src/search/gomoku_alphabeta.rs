@@ -1,6 +1,7 @@
 //! Gomoku alpha-beta search: principal variation search under iterative deepening with a
-//! transposition table, the hand-set pattern evaluation of
-//! [`crate::knowledge::gomoku_eval`] at the leaves, and Gomoku's forced-move rules at every
+//! transposition table (kept from move to move by [`search_gomoku_keeping`]), the pattern
+//! evaluation of [`crate::knowledge::gomoku_eval`] (its trained position value at the leaves,
+//! its hand-set cell scores for the move order), and Gomoku's forced-move rules at every
 //! node, as classical engines (Rapfi's classical mode among them) search:
 //!
 //! - the side to move makes five when it can (a win);
@@ -115,11 +116,40 @@ impl GomokuResult {
 /// Searches `position` for the side to move within `limits`; `None` when the game is over or
 /// is not five in a row. Blocks until a limit is reached or the stop flag is set.
 pub fn search_gomoku(position: &Mnk, limits: &GomokuLimits) -> Option<GomokuResult> {
+    search_gomoku_keeping(position, limits, &mut GomokuTable::new())
+}
+
+/// The transposition table of a game's searches, kept from move to move (and through
+/// pondering): the positions after the expected replies are already in it.
+pub struct GomokuTable {
+    entries: Vec<Entry>,
+}
+
+impl GomokuTable {
+    /// An empty table for a new game.
+    pub fn new() -> GomokuTable {
+        GomokuTable { entries: vec![Entry::default(); 1 << TABLE_BITS] }
+    }
+}
+
+impl Default for GomokuTable {
+    fn default() -> Self {
+        GomokuTable::new()
+    }
+}
+
+/// [`search_gomoku`] with `table` kept from the game's earlier searches (and left holding this
+/// one's entries). Every entry is a finished search of its position (an aborted node is never
+/// stored), so a kept entry orders moves and cuts subtrees as a fresh one would; one from a
+/// deeper earlier search can give a node the deeper score.
+pub fn search_gomoku_keeping(position: &Mnk, limits: &GomokuLimits, table: &mut GomokuTable) -> Option<GomokuResult> {
     if position.outcome().is_some() || !is_five_in_a_row(position) {
         return None;
     }
-    let mut searcher = Searcher::new(position, limits);
-    Some(searcher.iterative_deepening(limits))
+    let mut searcher = Searcher::new(position, limits, std::mem::take(&mut table.entries));
+    let result = searcher.iterative_deepening(limits);
+    table.entries = searcher.table;
+    Some(result)
 }
 
 /// What the forced-move rules leave at a node.
@@ -192,7 +222,7 @@ fn win_in(ply: u32, plies: u32) -> i32 {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(position: &Mnk, limits: &GomokuLimits<'a>) -> Searcher<'a> {
+    fn new(position: &Mnk, limits: &GomokuLimits<'a>, table: Vec<Entry>) -> Searcher<'a> {
         let started = Instant::now();
         let board = ThreatBoard::new(position);
         let evaluation = PatternEvaluation::new(&board);
@@ -202,7 +232,7 @@ impl<'a> Searcher<'a> {
             evaluation,
             near: vec![0; cells],
             to_move: position.to_move(),
-            table: vec![Entry::default(); 1 << TABLE_BITS],
+            table,
             nodes: 0,
             started,
             deadline: limits.max_time.map(|time| started + time),
@@ -701,6 +731,33 @@ mod tests {
                 line.play(mv).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn a_kept_table_saves_nodes_over_a_game() {
+        // A game played by depth-4 searches with a kept table; every position searched afresh
+        // as well. The kept entries of the moves before cut the searches of the moves after.
+        let never = AtomicBool::new(false);
+        let mut position = gomoku(&["H8", "J9", "G9", "H10"]);
+        let mut table = GomokuTable::new();
+        let (mut fresh_nodes, mut kept_nodes) = (0, 0);
+        for _ in 0..10 {
+            let fresh = search(&position, 4);
+            let kept = search_gomoku_keeping(&position, &GomokuLimits::to_depth(4, &never), &mut table).unwrap();
+            assert!(position.is_legal(kept.best_move));
+            // Kept entries may prove a result sooner (the search stops at a proof), never the
+            // opposite one.
+            if let (Some(fresh_win), Some(kept_win)) = (fresh.proven(), kept.proven()) {
+                assert_eq!(fresh_win, kept_win);
+            }
+            fresh_nodes += fresh.nodes;
+            kept_nodes += kept.nodes;
+            position.play(kept.best_move).unwrap();
+            if position.outcome().is_some() {
+                break;
+            }
+        }
+        assert!(kept_nodes < fresh_nodes, "kept {kept_nodes} nodes, fresh {fresh_nodes}");
     }
 
     #[test]

@@ -1,0 +1,447 @@
+//! `ponder train --game gomoku --model value`: fits the position value of
+//! [`crate::knowledge::gomoku_eval`] to the outcomes of self-play games
+//! ([`super::game_selfplay`] shards) by logistic regression.
+//!
+//! # Samples
+//! Every position of a decided game from the end of its random opening on where the evaluation
+//! stands in for a search: no five for either side to complete and no open four for the side to
+//! move to make (the search's forced-move rules decide those, and its quiescence takes the
+//! value only in such positions). Its features are the counts of each combination (the
+//! multiset of four line shapes) among the side to move's empty cells and among the
+//! opponent's, and a constant; its label whether the side to move went on to win. The games
+//! end when a side resigns a proven loss, so the label of a late position is a threat search's
+//! proof.
+//!
+//! # The fit
+//! The weights start from the hand-set value ([`ValueWeights::hand_set`]) scaled by the one
+//! factor that fits the samples best, and are then fitted by Newton's method on the
+//! log-likelihood with a ridge penalty `ridge * (w - prior)^2` per weight, so a combination
+//! the data rarely shows keeps its hand-set value. Every sum runs in sample order on one
+//! thread, so the same shards give the same bytes.
+
+use std::path::Path;
+
+use super::game_selfplay::{GameRecord, RecordGame, load_records};
+use crate::games::mnk::gomoku_threats::ThreatBoard;
+use crate::games::mnk::{Mnk, MnkConfig};
+use crate::games::{Color, Game, GameConfig};
+use crate::knowledge::gomoku_eval::{
+    COMBINATIONS, GAME, PatternEvaluation, UNITS_PER_LOGIT, VALUE_FEATURE_SET, ValueWeights,
+};
+use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
+
+/// Weights: the side to move's combinations, the opponent's, the constant.
+const PARAMETERS: usize = 2 * COMBINATIONS + 1;
+const CONSTANT: usize = 2 * COMBINATIONS;
+
+/// Newton steps of the fit (the log-likelihood is concave; a handful converge).
+const NEWTON_STEPS: usize = 8;
+
+/// One position: its features as (weight index, count) and whether the side to move won.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub features: Vec<(usize, f64)>,
+    pub won: bool,
+}
+
+/// Whether the evaluation stands in for a search in `board` with `side` to move (see the module
+/// doc).
+fn is_evaluated(board: &ThreatBoard, side: Color) -> bool {
+    board.five_points(side).is_empty()
+        && board.five_points(side.opponent()).is_empty()
+        && board.winning_four_points(side).is_empty()
+}
+
+/// The features of the position `board` with `side` to move.
+fn features(board: &ThreatBoard, side: Color) -> Vec<(usize, f64)> {
+    let evaluation = PatternEvaluation::new(board);
+    let mut counts = vec![0u32; PARAMETERS];
+    for combination in evaluation.combinations(side) {
+        counts[combination] += 1;
+    }
+    for combination in evaluation.combinations(side.opponent()) {
+        counts[COMBINATIONS + combination] += 1;
+    }
+    counts[CONSTANT] = 1;
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(_, count)| **count > 0)
+        .map(|(index, &count)| (index, f64::from(count)))
+        .collect()
+}
+
+/// The samples of `records` (freestyle Gomoku on each record's size; drawn games give none).
+///
+/// # Errors
+/// A message naming the first move that does not parse or is illegal.
+pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
+    let mut result = Vec::new();
+    for record in records {
+        let Some(winner) = record.winner else {
+            continue;
+        };
+        let mut config = MnkConfig::gomoku();
+        config.set_size(record.size, record.size).map_err(|e| e.to_string())?;
+        let mut position = Mnk::new(&config);
+        for (ply, text) in record.moves.iter().enumerate() {
+            if ply >= record.random_moves {
+                let board = ThreatBoard::new(&position);
+                let side = position.to_move();
+                if is_evaluated(&board, side) {
+                    result.push(Sample { features: features(&board, side), won: side == winner });
+                }
+            }
+            let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
+            position.play(mv).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
+        }
+    }
+    Ok(result)
+}
+
+/// The hand-set value as weights in logits, in the fit's order.
+fn hand_set_logits() -> Vec<f64> {
+    let hand_set = ValueWeights::hand_set();
+    let mut weights: Vec<f64> = hand_set.mover.iter().chain(&hand_set.opponent).map(|&w| f64::from(w)).collect();
+    weights.push(f64::from(hand_set.constant));
+    weights.iter().map(|w| w / UNITS_PER_LOGIT).collect()
+}
+
+fn margin(weights: &[f64], sample: &Sample) -> f64 {
+    sample.features.iter().map(|&(index, count)| weights[index] * count).sum()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// How well `weights` (in logits) predict the samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitness {
+    /// Mean negative log-likelihood per sample (nats).
+    pub log_loss: f64,
+    /// The share of samples whose winner the value's sign predicts (a value of 0 counts half).
+    pub accuracy: f64,
+}
+
+pub fn fitness(weights: &[f64], samples: &[Sample]) -> Fitness {
+    let (mut loss, mut right) = (0.0, 0.0);
+    for sample in samples {
+        let x = margin(weights, sample);
+        let p = sigmoid(x).clamp(1e-12, 1.0 - 1e-12);
+        loss -= if sample.won { p.ln() } else { (1.0 - p).ln() };
+        right += if x == 0.0 {
+            0.5
+        } else if (x > 0.0) == sample.won {
+            1.0
+        } else {
+            0.0
+        };
+    }
+    let count = samples.len().max(1) as f64;
+    Fitness { log_loss: loss / count, accuracy: right / count }
+}
+
+/// The factor of `direction` that fits the samples best (Newton's method in one variable).
+fn best_scale(direction: &[f64], samples: &[Sample]) -> f64 {
+    let mut scale = 1.0;
+    for _ in 0..30 {
+        let (mut gradient, mut curvature) = (0.0, 1e-9);
+        for sample in samples {
+            let x = margin(direction, sample);
+            let p = sigmoid(scale * x);
+            gradient += (p - f64::from(u8::from(sample.won))) * x;
+            curvature += p * (1.0 - p) * x * x;
+        }
+        scale -= gradient / curvature;
+    }
+    scale
+}
+
+/// Solves `matrix * x = vector` for a symmetric positive definite `matrix` (row-major,
+/// `n` x `n`) by Cholesky's factorisation.
+fn solve_positive_definite(mut matrix: Vec<f64>, mut vector: Vec<f64>, n: usize) -> Vec<f64> {
+    for j in 0..n {
+        let mut diagonal = matrix[j * n + j];
+        for k in 0..j {
+            diagonal -= matrix[j * n + k] * matrix[j * n + k];
+        }
+        let diagonal = diagonal.max(1e-12).sqrt();
+        matrix[j * n + j] = diagonal;
+        for i in j + 1..n {
+            let mut value = matrix[i * n + j];
+            for k in 0..j {
+                value -= matrix[i * n + k] * matrix[j * n + k];
+            }
+            matrix[i * n + j] = value / diagonal;
+        }
+    }
+    for i in 0..n {
+        for k in 0..i {
+            vector[i] -= matrix[i * n + k] * vector[k];
+        }
+        vector[i] /= matrix[i * n + i];
+    }
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            vector[i] -= matrix[k * n + i] * vector[k];
+        }
+        vector[i] /= matrix[i * n + i];
+    }
+    vector
+}
+
+/// The fitted weights (logits) and the prior they started from.
+pub struct ValueFit {
+    pub weights: Vec<f64>,
+    pub prior: Vec<f64>,
+}
+
+/// Fits the weights to `samples` with `ridge` per weight around the scaled hand-set value.
+pub fn fit(samples: &[Sample], ridge: f64) -> ValueFit {
+    let hand_set = hand_set_logits();
+    let scale = best_scale(&hand_set, samples);
+    let prior: Vec<f64> = hand_set.iter().map(|w| w * scale).collect();
+    let mut weights = prior.clone();
+    for _ in 0..NEWTON_STEPS {
+        let mut gradient: Vec<f64> = weights.iter().zip(&prior).map(|(w, p)| 2.0 * ridge * (w - p)).collect();
+        let mut hessian = vec![0.0; PARAMETERS * PARAMETERS];
+        for i in 0..PARAMETERS {
+            hessian[i * PARAMETERS + i] = 2.0 * ridge;
+        }
+        for sample in samples {
+            let p = sigmoid(margin(&weights, sample));
+            let error = p - f64::from(u8::from(sample.won));
+            let curvature = p * (1.0 - p);
+            for &(i, xi) in &sample.features {
+                gradient[i] += error * xi;
+                for &(j, xj) in &sample.features {
+                    hessian[i * PARAMETERS + j] += curvature * xi * xj;
+                }
+            }
+        }
+        // A full Newton step, halved while it does not lower the objective.
+        let step = solve_positive_definite(hessian, gradient, PARAMETERS);
+        let before = objective(&weights, &prior, samples, ridge);
+        let mut fraction = 1.0;
+        for _ in 0..20 {
+            let trial: Vec<f64> = weights.iter().zip(&step).map(|(w, d)| w - fraction * d).collect();
+            if objective(&trial, &prior, samples, ridge) <= before {
+                weights = trial;
+                break;
+            }
+            fraction /= 2.0;
+        }
+    }
+    ValueFit { weights, prior }
+}
+
+/// The penalised negative log-likelihood the fit minimises.
+fn objective(weights: &[f64], prior: &[f64], samples: &[Sample], ridge: f64) -> f64 {
+    let penalty: f64 = weights.iter().zip(prior).map(|(w, p)| ridge * (w - p) * (w - p)).sum();
+    fitness(weights, samples).log_loss * samples.len() as f64 + penalty
+}
+
+/// The weights file of `weights` (logits), in [`UNITS_PER_LOGIT`] units.
+pub fn weights_file(weights: &[f64], data_hash: u64, description: String) -> WeightsFile {
+    let units = |w: &f64| (w * UNITS_PER_LOGIT).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+    WeightsFile {
+        header: WeightsHeader {
+            game: GAME.to_string(),
+            feature_set: VALUE_FEATURE_SET.to_string(),
+            data_hash,
+            description,
+        },
+        tables: vec![
+            weights[..COMBINATIONS].iter().map(units).collect(),
+            weights[COMBINATIONS..CONSTANT].iter().map(units).collect(),
+            vec![units(&weights[CONSTANT])],
+        ],
+    }
+}
+
+/// The weights of a file, in logits, in the fit's order.
+fn file_logits(file: &WeightsFile) -> Vec<f64> {
+    file.tables.iter().flatten().map(|&w| f64::from(w) / UNITS_PER_LOGIT).collect()
+}
+
+fn describe(name: &str, fitness: Fitness) -> String {
+    format!("{name}: log-loss {:.4}, winner predicted {:.1}%", fitness.log_loss, 100.0 * fitness.accuracy)
+}
+
+/// Fits the value to the shards of `data` with `ridge` and writes the weights file `out`; with
+/// `test`, reports how the trained and the hand-set value predict those held-out games.
+/// Returns the report lines.
+///
+/// # Errors
+/// A message when the shards cannot be read, hold no decided game or the file cannot be
+/// written.
+pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Result<Vec<String>, String> {
+    let (records, hash, files) = load_records(RecordGame::Gomoku, data)?;
+    let training = samples(&records)?;
+    if training.is_empty() {
+        return Err(format!("{}: no decided game with an evaluated position", data.display()));
+    }
+    let fitted = fit(&training, ridge);
+    let description = format!(
+        "ponder train --game gomoku --model value --ridge {ridge}: {} games in {files} shards, {} positions, {} \
+         Newton steps from the hand-set value scaled by {:.3}",
+        records.len(),
+        training.len(),
+        NEWTON_STEPS,
+        fitted.prior[0..COMBINATIONS]
+            .iter()
+            .zip(hand_set_logits())
+            .find(|(_, h)| *h != 0.0)
+            .map_or(1.0, |(p, h)| p / h),
+    );
+    let file = weights_file(&fitted.weights, hash, description.clone());
+    std::fs::write(out, weights_format::encode(&file)).map_err(|e| format!("{}: {e}", out.display()))?;
+    let stored = file_logits(&file);
+    let mut lines = vec![
+        format!("{}: {description}, data hash {hash:016x}", out.display()),
+        describe("training, trained", fitness(&stored, &training)),
+        describe("training, hand-set (scaled)", fitness(&fitted.prior, &training)),
+        describe("training, hand-set (as the search used it)", fitness(&hand_set_logits(), &training)),
+    ];
+    if let Some(test) = test {
+        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test)?;
+        let held_out = samples(&test_records)?;
+        lines.push(format!(
+            "held-out {} ({} games, hash {test_hash:016x}), {} positions",
+            test.display(),
+            test_records.len(),
+            held_out.len()
+        ));
+        lines.push(describe("held-out, trained", fitness(&stored, &held_out)));
+        lines.push(describe("held-out, hand-set (scaled)", fitness(&fitted.prior, &held_out)));
+        lines.push(describe("held-out, hand-set (as the search used it)", fitness(&hand_set_logits(), &held_out)));
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Outcome;
+    use crate::games::mnk::Cell;
+    use crate::train::bradley_terry::assert_foreign_and_damaged_files_refused;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Games on 11x11 where Black extends its lines greedily (the cell with the best hand-set
+    /// score for itself) and White plays next to a stone at random, until a five or 60 moves:
+    /// Black wins most, and the side with the better shapes is the one that wins.
+    fn lopsided_games(count: usize, seed: u64) -> Vec<GameRecord> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut config = MnkConfig::gomoku();
+        config.set_size(11, 11).unwrap();
+        (0..count)
+            .map(|number| {
+                let mut position = Mnk::new(&config);
+                let mut moves = Vec::new();
+                let first = Cell(rng.random_range(0..121));
+                moves.push(position.format_move(first));
+                position.play(first).unwrap();
+                let mut legal = Vec::new();
+                while position.outcome().is_none() && moves.len() < 60 {
+                    let board = ThreatBoard::new(&position);
+                    let evaluation = PatternEvaluation::new(&board);
+                    legal.clear();
+                    position.legal_moves(&mut legal);
+                    let side = position.to_move();
+                    let near: Vec<Cell> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&cell| {
+                            evaluation.cell_score(Color::Black, cell) + evaluation.cell_score(Color::White, cell) > 0
+                        })
+                        .collect();
+                    let pool = if near.is_empty() { &legal } else { &near };
+                    let mv = if side == Color::Black && rng.random_range(0..4) > 0 {
+                        *pool.iter().max_by_key(|&&cell| (evaluation.cell_score(side, cell), cell.0)).unwrap()
+                    } else {
+                        pool[rng.random_range(0..pool.len())]
+                    };
+                    moves.push(position.format_move(mv));
+                    position.play(mv).unwrap();
+                }
+                let winner = match position.outcome() {
+                    Some(Outcome::Win(color)) => Some(color),
+                    _ => None,
+                };
+                GameRecord { size: 11, number, winner, random_moves: 1, moves }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn samples_are_the_evaluated_positions_of_decided_games() {
+        let records = lopsided_games(30, 1);
+        let decided = records.iter().filter(|record| record.winner.is_some()).count();
+        assert!(decided >= 20, "{decided}");
+        let samples = samples(&records).unwrap();
+        assert!(samples.len() > 100, "{}", samples.len());
+        // Every sample has the constant and counts of both colours' combinations.
+        for sample in &samples {
+            assert!(sample.features.contains(&(CONSTANT, 1.0)));
+            assert!(sample.features.iter().all(|&(index, count)| index < PARAMETERS && count >= 1.0));
+        }
+        // A five on the board ends the game, a four to block is never evaluated: the last
+        // position of a won game is not a sample, so there are fewer samples than moves.
+        let moves: usize = records.iter().filter(|r| r.winner.is_some()).map(|r| r.moves.len() - 1).sum();
+        assert!(samples.len() < moves);
+    }
+
+    #[test]
+    fn the_fit_predicts_better_than_its_prior_on_held_out_games_and_is_deterministic() {
+        let training = samples(&lopsided_games(60, 2)).unwrap();
+        let held_out = samples(&lopsided_games(30, 3)).unwrap();
+        let fitted = fit(&training, 1.0);
+        let (trained, prior) = (fitness(&fitted.weights, &held_out), fitness(&fitted.prior, &held_out));
+        assert!(trained.log_loss < prior.log_loss, "{trained:?} {prior:?}");
+        assert!(fitness(&fitted.weights, &training).log_loss < fitness(&fitted.prior, &training).log_loss);
+        assert_eq!(fit(&training, 1.0).weights, fitted.weights);
+        // A huge ridge keeps the prior.
+        let pinned = fit(&training, 1e9);
+        assert!(pinned.weights.iter().zip(&pinned.prior).all(|(w, p)| (w - p).abs() < 1e-4));
+    }
+
+    #[test]
+    fn value_files_round_trip_and_bad_files_are_refused() {
+        let mut weights = vec![0.0; PARAMETERS];
+        weights[5] = 1.5;
+        weights[COMBINATIONS + 7] = -2.0;
+        weights[CONSTANT] = 0.25;
+        let file = weights_file(&weights, 9, "test".into());
+        let decoded = ValueWeights::decode(&weights_format::encode(&file)).unwrap();
+        assert_eq!(decoded.mover[5], (1.5 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(decoded.opponent[7], (-2.0 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(decoded.constant, (0.25 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(file_logits(&file).len(), PARAMETERS);
+        assert_foreign_and_damaged_files_refused(&file, ValueWeights::decode);
+    }
+
+    #[test]
+    fn training_twice_from_the_same_shards_writes_the_same_bytes() {
+        let dir = std::env::temp_dir().join(format!("ponder-gomoku-value-fit-{}", std::process::id()));
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        let mut text = "# ponder selfplay gomoku format 1: size 11, seed 0, games 0..20\n".to_string();
+        for record in lopsided_games(20, 5) {
+            text.push_str(&super::super::game_selfplay::format_record(&record));
+            text.push('\n');
+        }
+        std::fs::write(data.join("gomoku11-s0-0000.txt"), text).unwrap();
+        let (first, second) = (dir.join("first.value"), dir.join("second.value"));
+        let lines = run_train(&data, &first, 2.0, Some(&data)).unwrap();
+        run_train(&data, &second, 2.0, None).unwrap();
+        let (first, second) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
+        let refused = run_train(&dir.join("missing"), &dir.join("third.value"), 2.0, None);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(first, second);
+        assert!(ValueWeights::decode(&first).is_ok());
+        assert!(lines.last().unwrap().starts_with("held-out, hand-set"), "{lines:?}");
+        assert!(refused.is_err());
+    }
+}
