@@ -136,10 +136,14 @@ pub struct MidgameAnswer<M> {
 pub type MidgameHook<G> = fn(&G, &MidgameContext) -> Option<MidgameAnswer<<G as Game>::Move>>;
 
 /// What a solver hook proved before `genmove` searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SolverVerdict<M> {
     /// This move is proven best: play it without searching.
     Play(M),
+    /// This move is proven best and the game's exact value for the side to move is `score`
+    /// (Reversi: the final disc difference), found in `nodes` nodes: played without searching,
+    /// and reported as the move's search would be (front ends show the score, as NBoard's eval).
+    PlayExact { mv: M, score: f64, nodes: u64 },
     /// Every move loses: `genmove` resigns.
     Lost,
 }
@@ -404,7 +408,7 @@ impl<G: Game> GameState<G> {
         let verdict =
             with_deadline(budget, request.stop, |stop| solved_move(position, &SolveContext { threads, budget, stop }))?;
         match verdict {
-            SolverVerdict::Play(mv) => {
+            SolverVerdict::Play(mv) | SolverVerdict::PlayExact { mv, .. } => {
                 log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
             }
             SolverVerdict::Lost => log::info!("{}: proven lost by the exact solver", position.to_move()),
@@ -679,6 +683,30 @@ impl<G: Game> ActiveGame for GameState<G> {
                     self.commit(start, position);
                 }
                 return Ok(GenMove::Move(text, None));
+            }
+            Some(SolverVerdict::PlayExact { mv, score, nodes }) => {
+                let text = position.format_move(mv);
+                let (value, proof) = match score.partial_cmp(&0.0) {
+                    Some(std::cmp::Ordering::Greater) => (1.0, RootProof::Win),
+                    Some(std::cmp::Ordering::Less) => (0.0, RootProof::Loss),
+                    _ => (0.5, RootProof::Draw),
+                };
+                let summary = SearchSummary {
+                    mv: text.clone(),
+                    playouts: nodes,
+                    reused_visits: 0,
+                    elapsed: solve_started.elapsed(),
+                    value,
+                    proof,
+                    pv: vec![text.clone()],
+                    score: Some(score),
+                };
+                if commit {
+                    let start = position.clone();
+                    position.play(mv).map_err(play_error)?;
+                    self.commit(start, position);
+                }
+                return Ok(GenMove::Move(text, Some(summary)));
             }
             Some(SolverVerdict::Lost) if self.search.params().resign => return Ok(GenMove::Resign),
             Some(SolverVerdict::Lost) | None => {}

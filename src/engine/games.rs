@@ -194,7 +194,8 @@ fn reversi_solved_move(position: &Reversi, context: &SolveContext) -> Option<Sol
     // A solve in play is small (a few million nodes), and clearing the default 64 MiB table
     // took a tenth of a 2-million-node solve's time (page faults and zeroing, perf).
     let options = reversi_endgame::SolveOptions { table_bits: PLAY_SOLVER_TABLE_BITS, ..reversi_options(context) };
-    solve_endgame(position, &options)?.best_move.map(SolverVerdict::Play)
+    let result = solve_endgame(position, &options)?;
+    result.best_move.map(|mv| SolverVerdict::PlayExact { mv, score: f64::from(result.score), nodes: result.nodes })
 }
 
 /// The endgame solver's table in play: 2^20 entries of 16 bytes (16 MiB).

@@ -332,7 +332,8 @@ impl NBoardFrontEnd {
         if let Some(summary) = summary {
             emit(&format!("nodestats {} {seconds:.2}", summary.playouts));
         }
-        // A move without a search of ours (the exact solver's, a forced pass) has no eval.
+        // The eval of the search or of the exact solver (its final disc difference); a forced
+        // pass has none.
         let eval = summary.and_then(|summary| summary.score).map(format_eval).unwrap_or_default();
         emit(&format!("=== {}/{eval}/{seconds:.2}", format_move_item(mv)));
         Ok(())
@@ -474,6 +475,22 @@ mod tests {
         assert!(lines.contains(&"status thinking...".to_string()));
         let parts: Vec<&str> = moves[0][4..].split('/').collect();
         assert!(parts[1].parse::<f64>().is_ok() && parts[2].parse::<f64>().is_ok(), "{}", moves[0]);
+    }
+
+    #[test]
+    fn the_exact_solvers_move_carries_its_final_score() {
+        // FFO #1 (tests/data/reversi/ffo1-19.txt): 14 empties, solved within the move's time.
+        let text = include_str!("../../tests/data/reversi/ffo1-19.txt");
+        let line = text.lines().find(|line| !line.starts_with('#')).unwrap();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let board = fields[0].replace('X', "*");
+        let side = if fields[1] == "X" { "*" } else { "O" };
+        let set_up = format!("set game (;GM[Othello]TI[5:00]TY[8]BO[8 {board} {side}];)");
+        let lines = transcript(&format!("nboard 2\n{set_up}\ngo\n"));
+        let answer = lines.iter().find(|line| line.starts_with("=== ")).unwrap();
+        let parts: Vec<&str> = answer[4..].split('/').collect();
+        assert!(fields[3].split(',').any(|best| best.eq_ignore_ascii_case(parts[0])), "{answer} {line}");
+        assert_eq!(parts[1].parse::<f64>().unwrap(), fields[2].parse::<f64>().unwrap(), "{answer} {line}");
     }
 
     #[test]
