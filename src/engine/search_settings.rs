@@ -71,15 +71,20 @@ impl SearchSettings {
     }
 
     /// The limits of one `genmove`: the tighter of `max_visits` and the level's cap, the tighter
-    /// of `max_time` and the clock plan's hard limit, and the plan's target.
+    /// of `max_time` and the clock plan's hard limit, and the plan's target unless `max_time`
+    /// is below it.
     pub fn limits(&self, plan: Option<TimePlan>) -> Limits {
         let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
         let max_time = (self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time));
         let time = [max_time, plan.map(|plan| plan.hard)];
+        // A cap below the clock's target binds every move alike (a Gomocup turn limit under a
+        // long or unlimited match clock): time saved now could never be spent later, so the
+        // move runs to the cap instead of stopping where a next iteration would not fit.
+        let cap_binds = |plan: &TimePlan| max_time.is_some_and(|cap| cap <= plan.target);
         Limits {
             max_visits: visits.into_iter().flatten().min(),
             max_time: time.into_iter().flatten().min(),
-            target_time: plan.map(|plan| max_time.map_or(plan.target, |cap| cap.min(plan.target))),
+            target_time: plan.filter(|plan| !cap_binds(plan)).map(|plan| plan.target),
             // Without a clock, `max_time` is a cap and stopping early saves the user's time;
             // under a clock only time saved for later moves is worth saving.
             stop_when_decided: plan.is_none_or(|plan| plan.saved_time_carries_over),
@@ -238,5 +243,37 @@ fn invalid_value(error: ConfigError) -> GtpError {
     match error {
         ConfigError::InvalidValue(why) => GtpError::InvalidValue(why),
         _ => GtpError::InvalidValue(String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(target: f64, hard: f64) -> TimePlan {
+        TimePlan {
+            target: Duration::from_secs_f64(target),
+            hard: Duration::from_secs_f64(hard),
+            saved_time_carries_over: true,
+        }
+    }
+
+    #[test]
+    fn a_cap_below_the_clocks_target_runs_to_the_cap() {
+        let mut settings = SearchSettings::default();
+        settings.max_time = 4.9;
+        // A long match clock (target 100 s) under a 4.9 s cap: no target, the cap is the limit.
+        let limits = settings.limits(Some(plan(100.0, 300.0)));
+        assert_eq!(limits.target_time, None);
+        assert_eq!(limits.max_time, Some(Duration::from_secs_f64(4.9)));
+        // A short clock (target 2 s, hard 6 s): its target stands, the cap limits the hard end.
+        let limits = settings.limits(Some(plan(2.0, 6.0)));
+        assert_eq!(limits.target_time, Some(Duration::from_secs(2)));
+        assert_eq!(limits.max_time, Some(Duration::from_secs_f64(4.9)));
+        // No cap: the plan as it is.
+        settings.max_time = 0.0;
+        let limits = settings.limits(Some(plan(100.0, 300.0)));
+        assert_eq!(limits.target_time, Some(Duration::from_secs(100)));
+        assert_eq!(limits.max_time, Some(Duration::from_secs(300)));
     }
 }
