@@ -332,8 +332,8 @@ impl NBoardFrontEnd {
         if let Some(summary) = summary {
             emit(&format!("nodestats {} {seconds:.2}", summary.playouts));
         }
-        // The eval of the search or of the exact solver (its final disc difference); a forced
-        // pass has none.
+        // The eval of the search or of the exact solver (its final disc difference, a pass
+        // included); a move neither chose has none.
         let eval = summary.and_then(|summary| summary.score).map(format_eval).unwrap_or_default();
         emit(&format!("=== {}/{eval}/{seconds:.2}", format_move_item(mv)));
         Ok(())
