@@ -45,6 +45,9 @@ struct GomocupFrontEnd {
     turn_seconds: Option<f64>,
     /// `INFO timeout_match` in seconds, if the manager sent one (its 0, no limit, is `None`).
     match_seconds: Option<f64>,
+    /// The manager announced `timeout_match 0`: no match clock, whatever `time_left` says
+    /// (c-gomoku-cli then sends `time_left 2147483647` before every move).
+    match_unlimited: bool,
     /// `INFO time_left` in seconds, if the manager sends it.
     time_left_seconds: Option<f64>,
     /// Our own thinking time in this game, for a match clock without `time_left`.
@@ -138,6 +141,7 @@ impl GomocupFrontEnd {
             started: false,
             turn_seconds: None,
             match_seconds: None,
+            match_unlimited: false,
             time_left_seconds: None,
             used_seconds: 0.0,
             moves: Vec::new(),
@@ -247,6 +251,7 @@ impl GomocupFrontEnd {
             "timeout_match" => {
                 if let Some(ms) = milliseconds() {
                     self.match_seconds = (ms > 0.0).then_some(ms / 1000.0);
+                    self.match_unlimited = ms == 0.0;
                 }
             }
             "time_left" => self.time_left_seconds = milliseconds().map(|ms| ms / 1000.0),
@@ -395,8 +400,11 @@ impl GomocupFrontEnd {
     }
 
     /// What is left of the match clock: the manager's `time_left`, else `timeout_match` less
-    /// our own thinking so far; `None` without a match clock.
+    /// our own thinking so far; `None` without a match clock (`timeout_match 0`).
     fn match_time_left(&self) -> Option<f64> {
+        if self.match_unlimited {
+            return None;
+        }
         self.time_left_seconds.or_else(|| self.match_seconds.map(|total| (total - self.used_seconds).max(0.0)))
     }
 
@@ -513,8 +521,10 @@ mod tests {
         front_end.info("time_left 2000");
         assert_eq!(front_end.match_time_left(), Some(2.0), "the manager's figure wins");
         front_end.info("timeout_match 0");
-        front_end.time_left_seconds = None;
-        assert_eq!(front_end.match_time_left(), None, "timeout_match 0: no limit");
+        front_end.info("time_left 2147483647");
+        assert_eq!(front_end.match_time_left(), None, "timeout_match 0: no limit, whatever time_left says");
+        front_end.info("timeout_match 60000");
+        assert_eq!(front_end.match_time_left(), Some(2147483.647), "a match clock again");
     }
 
     fn is_cell(reply: &str, size: usize) -> bool {
