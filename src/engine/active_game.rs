@@ -164,6 +164,14 @@ pub struct SearchSummary {
     pub score: Option<f64>,
 }
 
+impl SearchSummary {
+    /// What `playouts` counts: the nodes of a game's own alpha-beta search or exact solver
+    /// (a summary with a score), else the MCTS's playouts.
+    pub fn work_unit(&self) -> &'static str {
+        if self.score.is_some() { "nodes" } else { "playouts" }
+    }
+}
+
 /// What `genmove` answered.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GenMove {

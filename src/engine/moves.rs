@@ -90,8 +90,9 @@ impl Session {
 fn log_summary(color: Color, summary: &SearchSummary) {
     let seconds = summary.elapsed.as_secs_f64();
     let proof = summary.proof.summary_note();
+    let unit = summary.work_unit();
     log::info!(
-        "{color} {}: {} playouts ({} reused) in {seconds:.2}s, {:.0} playouts/s, win rate {:.1}%{proof}, pv {}",
+        "{color} {}: {} {unit} ({} reused) in {seconds:.2}s, {:.0} {unit}/s, win rate {:.1}%{proof}, pv {}",
         summary.mv,
         summary.playouts,
         summary.reused_visits,

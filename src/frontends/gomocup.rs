@@ -426,8 +426,9 @@ impl GomocupFrontEnd {
         let summary = self.session.last_search()?;
         let pv: Vec<String> = summary.pv.iter().filter_map(|vertex| self.cell(vertex)).collect();
         Some(format!(
-            "MESSAGE {} playouts, win rate {:.1}%{}, pv {}",
+            "MESSAGE {} {}, win rate {:.1}%{}, pv {}",
             summary.playouts,
+            summary.work_unit(),
             100.0 * summary.value,
             summary.proof.summary_note(),
             pv.join(" ")
@@ -491,12 +492,11 @@ mod tests {
         let lines = transcript_with_messages("START 15\nBEGIN\nTURN 8,8\nEND\n");
         assert_eq!(lines.len(), 4, "{lines:?}");
         let message = &lines[2];
-        // Gomoku plays by alpha-beta (the default): its nodes stand in the playouts' place, at
-        // most the 20 nodes a playout of `max_visits` 3000 stands for (the limit is seen every
-        // 1024 nodes).
+        // Gomoku plays by alpha-beta (the default): it counts nodes, at most the 20 nodes a
+        // playout of `max_visits` 3000 stands for (the limit is seen every 1024 nodes).
         let count: u64 = message
             .strip_prefix("MESSAGE ")
-            .and_then(|rest| rest.split(" playouts, win rate ").next())
+            .and_then(|rest| rest.split(" nodes, win rate ").next())
             .and_then(|count| count.parse().ok())
             .unwrap_or_else(|| panic!("{message}"));
         assert!((1..=3000 * 20 + 1024).contains(&count), "{message}");
@@ -543,8 +543,10 @@ mod tests {
 
     #[test]
     fn a_game_start_turns_and_takeback() {
+        // A turn limit far above what the session's visit limit takes, so that the limit of
+        // visits, not the machine's load, decides the reply, and the second run repeats it.
         let replies =
-            transcript("START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK 0,0\nABOUT\nEND\n");
+            transcript("START 15\nINFO timeout_turn 30000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK 0,0\nABOUT\nEND\n");
         assert_eq!(replies[0], "OK");
         assert!(is_cell(&replies[1], 15), "{replies:?}");
         assert!(is_cell(&replies[2], 15) && replies[2] != "0,0", "{replies:?}");
@@ -554,7 +556,7 @@ mod tests {
         assert_eq!(replies.len(), 5);
         let our_reply = &replies[2];
         let replies = transcript(&format!(
-            "START 15\nINFO timeout_turn 1000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK {our_reply}\nTAKEBACK 0,0\nEND\n"
+            "START 15\nINFO timeout_turn 30000\nINFO rule 1\nBEGIN\nTURN 0,0\nTAKEBACK {our_reply}\nTAKEBACK 0,0\nEND\n"
         ));
         assert_eq!(replies[3..], ["OK", "OK"]);
     }
