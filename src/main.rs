@@ -210,11 +210,11 @@ enum Tool {
         /// value's log-loss (Gomoku `--model value`).
         #[arg(long)]
         test: Option<std::path::PathBuf>,
-        /// What to fit for Gomoku: `priors` (move priors, `weights/gomoku.patterns`) or `value`
-        /// (the alpha-beta search's position value, `weights/gomoku.value`, penalised by
-        /// `--ridge` per weight in squared logits).
-        #[arg(long, default_value = "priors")]
-        model: String,
+        /// What to fit for Gomoku: `priors` (move priors, `weights/gomoku.patterns`, the default)
+        /// or `value` (the alpha-beta search's position value, `weights/gomoku.value`,
+        /// penalised by `--ridge` per weight in squared logits). The other games have one model.
+        #[arg(long)]
+        model: Option<String>,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -382,10 +382,13 @@ fn main() -> ExitCode {
                 })
             }
         }
+        Some(Tool::Train { game, model: Some(model), .. }) if !game.eq_ignore_ascii_case("gomoku") => {
+            Err(format!("--model {model}: only Gomoku has more than one model to train"))
+        }
         Some(Tool::Train { game, data, out, iterations, test, model, ridge, .. })
             if game.eq_ignore_ascii_case("gomoku") =>
         {
-            match model.as_str() {
+            match model.as_deref().unwrap_or("priors") {
                 "priors" => {
                     ponder::train::gomoku_fit::run_train(&data, &out, iterations, test.as_deref()).map(print_lines)
                 }

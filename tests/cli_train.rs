@@ -1,0 +1,37 @@
+//! `ponder train`: its arguments are checked before any data is read.
+
+use std::process::Command;
+
+/// Runs `ponder train ARGS` on a data folder that does not exist; the exit status and stderr.
+fn ponder_train(args: &[&str]) -> (bool, String) {
+    let missing = std::env::temp_dir().join(format!("ponder-no-such-data-{}", std::process::id()));
+    let out = std::env::temp_dir().join(format!("ponder-no-such-output-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_ponder"))
+        .arg("train")
+        .args(args)
+        .arg("--data")
+        .arg(&missing)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("ponder runs");
+    assert!(!out.exists(), "nothing is written");
+    (output.status.success(), String::from_utf8(output.stderr).expect("utf-8 output"))
+}
+
+#[test]
+fn a_model_the_game_does_not_have_is_refused() {
+    let (ok, stderr) = ponder_train(&["--game", "hex", "--model", "value"]);
+    assert!(!ok);
+    assert!(stderr.contains("--model value: only Gomoku has more than one model to train"), "{stderr}");
+    let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "frob"]);
+    assert!(!ok);
+    assert!(stderr.contains("--model frob: expected priors or value"), "{stderr}");
+    let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "value", "--ridge", "0"]);
+    assert!(!ok);
+    assert!(stderr.contains("--ridge 0: expected a positive number"), "{stderr}");
+    // A good model reaches the data, which is missing.
+    let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "value"]);
+    assert!(!ok);
+    assert!(stderr.contains("ponder-no-such-data"), "{stderr}");
+}
