@@ -172,6 +172,27 @@ impl SearchSummary {
     }
 }
 
+/// The summary of a move the exact solver proved, as a search's would be: the game's exact
+/// value `score` for the side to move, its sign as a proven result.
+fn exact_summary<G: Game>(position: &G, mv: G::Move, score: f64, nodes: u64, elapsed: Duration) -> SearchSummary {
+    let (value, proof) = match score.partial_cmp(&0.0) {
+        Some(std::cmp::Ordering::Greater) => (1.0, RootProof::Win),
+        Some(std::cmp::Ordering::Less) => (0.0, RootProof::Loss),
+        _ => (0.5, RootProof::Draw),
+    };
+    let text = position.format_move(mv);
+    SearchSummary {
+        mv: text.clone(),
+        playouts: nodes,
+        reused_visits: 0,
+        elapsed,
+        value,
+        proof,
+        pv: vec![text],
+        score: Some(score),
+    }
+}
+
 /// What `genmove` answered.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GenMove {
@@ -682,42 +703,22 @@ impl<G: Game> ActiveGame for GameState<G> {
         }
         let mut position = self.position_for(color)?;
         let solve_started = Instant::now();
-        match self.solved_move(&position, &request) {
-            Some(SolverVerdict::Play(mv)) => {
-                let text = position.format_move(mv);
-                if commit {
-                    let start = position.clone();
-                    position.play(mv).map_err(play_error)?;
-                    self.commit(start, position);
-                }
-                return Ok(GenMove::Move(text, None));
-            }
+        let solved = match self.solved_move(&position, &request) {
+            Some(SolverVerdict::Play(mv)) => Some((mv, None)),
             Some(SolverVerdict::PlayExact { mv, score, nodes }) => {
-                let text = position.format_move(mv);
-                let (value, proof) = match score.partial_cmp(&0.0) {
-                    Some(std::cmp::Ordering::Greater) => (1.0, RootProof::Win),
-                    Some(std::cmp::Ordering::Less) => (0.0, RootProof::Loss),
-                    _ => (0.5, RootProof::Draw),
-                };
-                let summary = SearchSummary {
-                    mv: text.clone(),
-                    playouts: nodes,
-                    reused_visits: 0,
-                    elapsed: solve_started.elapsed(),
-                    value,
-                    proof,
-                    pv: vec![text.clone()],
-                    score: Some(score),
-                };
-                if commit {
-                    let start = position.clone();
-                    position.play(mv).map_err(play_error)?;
-                    self.commit(start, position);
-                }
-                return Ok(GenMove::Move(text, Some(summary)));
+                Some((mv, Some(exact_summary(&position, mv, score, nodes, solve_started.elapsed()))))
             }
             Some(SolverVerdict::Lost) if self.search.params().resign => return Ok(GenMove::Resign),
-            Some(SolverVerdict::Lost) | None => {}
+            Some(SolverVerdict::Lost) | None => None,
+        };
+        if let Some((mv, summary)) = solved {
+            let text = position.format_move(mv);
+            if commit {
+                let start = position.clone();
+                position.play(mv).map_err(play_error)?;
+                self.commit(start, position);
+            }
+            return Ok(GenMove::Move(text, summary));
         }
         // The search gets what the solver left of the move's time; MCTS less the share kept for
         // checking its choice (the game's own search is not checked: it reads the threats

@@ -482,15 +482,17 @@ mod tests {
         // FFO #1 (tests/data/reversi/ffo1-19.txt): 14 empties, solved within the move's time.
         let text = include_str!("../../tests/data/reversi/ffo1-19.txt");
         let line = text.lines().find(|line| !line.starts_with('#')).unwrap();
+        let problem = crate::solvers::reversi_endgame::parse_ffo_line(line).unwrap();
+        // GGF's board: the same squares with `*` for black, then the side to move.
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let board = fields[0].replace('X', "*");
-        let side = if fields[1] == "X" { "*" } else { "O" };
-        let set_up = format!("set game (;GM[Othello]TI[5:00]TY[8]BO[8 {board} {side}];)");
+        let side = if problem.position.to_move() == Color::Black { "*" } else { "O" };
+        let set_up = format!("set game (;GM[Othello]TI[5:00]TY[8]BO[8 {} {side}];)", fields[0].replace('X', "*"));
         let lines = transcript(&format!("nboard 2\n{set_up}\ngo\n"));
         let answer = lines.iter().find(|line| line.starts_with("=== ")).unwrap();
         let parts: Vec<&str> = answer[4..].split('/').collect();
-        assert!(fields[3].split(',').any(|best| best.eq_ignore_ascii_case(parts[0])), "{answer} {line}");
-        assert_eq!(parts[1].parse::<f64>().unwrap(), fields[2].parse::<f64>().unwrap(), "{answer} {line}");
+        let played = problem.position.parse_move(parts[0]).unwrap();
+        assert!(problem.expected_moves.contains(&played), "{answer} {line}");
+        assert_eq!(parts[1].parse::<f64>().unwrap(), f64::from(problem.expected_score), "{answer} {line}");
     }
 
     #[test]

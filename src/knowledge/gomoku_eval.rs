@@ -298,12 +298,11 @@ pub fn line_shape(board: &ThreatBoard, color: Color, cell: Cell, direction: usiz
     SHAPE_TABLES[usize::from(board.exact_five())][board.window_key(color, cell, direction) as usize]
 }
 
-/// The cell scores of a board for both colours and the position value's sums, kept up to date
-/// by [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away.
+/// The line shapes of a board's cells for both colours (their cell scores read from them) and
+/// the position value's sums, kept up to date by
+/// [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away.
 #[derive(Clone)]
 pub struct PatternEvaluation {
-    /// Per colour and cell: the cell's score (0 for a taken cell).
-    scores: [Vec<i32>; 2],
     /// Per colour and cell: its four line shapes packed as in [`CELL_SCORES`] (0 for a taken
     /// cell): a stone changes one line of each cell that sees it, so one shape is looked up
     /// again, not four.
@@ -316,7 +315,7 @@ pub struct PatternEvaluation {
     value: &'static ([Box<[i32]>; 2], i32),
     /// Per cell and direction: the cells of the board up to five steps either way on that line
     /// ([`NO_CELL`] past the edge), the cells whose window in that line sees the cell.
-    line_neighbours: std::sync::Arc<[[[u16; 10]; 4]]>,
+    line_neighbours: Box<[[[u16; 10]; 4]]>,
 }
 
 /// A neighbour past the board's edge.
@@ -331,7 +330,6 @@ impl PatternEvaluation {
     fn with_value(board: &ThreatBoard, value: &'static ([Box<[i32]>; 2], i32)) -> PatternEvaluation {
         let cells = board.width() * board.height();
         let mut evaluation = PatternEvaluation {
-            scores: [vec![0; cells], vec![0; cells]],
             packed_shapes: [vec![0; cells], vec![0; cells]],
             value_totals: [[0; 2]; 2],
             shapes: &SHAPE_TABLES[usize::from(board.exact_five())],
@@ -361,10 +359,12 @@ impl PatternEvaluation {
     /// off it: the cell in all four lines, the others in the line through `cell`.
     pub fn refresh_around(&mut self, board: &ThreatBoard, cell: Cell) {
         self.rescore(board, cell, 0..4);
-        let neighbours = std::sync::Arc::clone(&self.line_neighbours);
-        for (direction, line) in neighbours[cell.0 as usize].iter().enumerate() {
-            for &seen in line.iter().filter(|&&seen| seen != NO_CELL) {
-                self.rescore(board, Cell(seen), direction..direction + 1);
+        for direction in 0..4 {
+            for slot in 0..10 {
+                let seen = self.line_neighbours[cell.0 as usize][direction][slot];
+                if seen != NO_CELL {
+                    self.rescore(board, Cell(seen), direction..direction + 1);
+                }
             }
         }
     }
@@ -391,7 +391,6 @@ impl PatternEvaluation {
                 }
             }
             self.packed_shapes[side][index] = packed;
-            self.scores[side][index] = self.cell_scores[packed as usize];
             let (old, packed) = (usize::from(old), usize::from(packed));
             self.value_totals[side][0] += mover_table[packed] - mover_table[old];
             self.value_totals[side][1] += opponent_table[packed] - opponent_table[old];
@@ -400,7 +399,7 @@ impl PatternEvaluation {
 
     /// What a `color` stone on `cell` is worth to `color` (0 for a taken cell).
     pub fn cell_score(&self, color: Color, cell: Cell) -> i32 {
-        self.scores[color.index()][cell.0 as usize]
+        self.cell_scores[usize::from(self.packed_shapes[color.index()][cell.0 as usize])]
     }
 
     /// The value of the position for `to_move`, in [`UNITS_PER_LOGIT`] units.
@@ -527,7 +526,7 @@ mod tests {
                     // The incremental sums equal the sums from scratch.
                     let fresh = PatternEvaluation::new(&board);
                     assert_eq!(fresh.value_totals, evaluation.value_totals);
-                    assert_eq!(fresh.scores, evaluation.scores);
+                    assert_eq!(fresh.packed_shapes, evaluation.packed_shapes);
                     values.push((evaluation.position_value(Color::Black), evaluation.position_value(Color::White)));
                 }
                 assert!(values.iter().all(|&value| value == values[0]), "{values:?}");

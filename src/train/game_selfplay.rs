@@ -232,6 +232,20 @@ fn shard_size(game: RecordGame, first_line: &str) -> Option<usize> {
     rest.split(',').next()?.parse().ok()
 }
 
+/// Writes `records` (games of `game` on a `size` board) into `dir` as shard 0 of a run with
+/// seed 0, named and headed as [`run_selfplay`] names and heads its shards: test data for the
+/// fits.
+#[cfg(test)]
+pub fn write_test_shard(dir: &Path, game: RecordGame, size: usize, records: &[GameRecord]) {
+    let mut text = format!("{}{size}, seed 0, games 0..{}\n", shard_prefix(game), records.len());
+    for record in records {
+        text.push_str(&format_record(record));
+        text.push('\n');
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(format!("{}{size}-s0-0000.txt", game.name())), text).unwrap();
+}
+
 /// Seeds of a game: its random opening's generator and its search, from the run seed and the
 /// game's number (SplitMix64 steps, so nearby numbers give unrelated seeds).
 fn game_seed(seed: u64, game: usize, stream: u64) -> u64 {

@@ -326,6 +326,7 @@ mod tests {
     use crate::games::Outcome;
     use crate::games::mnk::Cell;
     use crate::train::bradley_terry::assert_foreign_and_damaged_files_refused;
+    use crate::train::game_selfplay::write_test_shard;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -426,13 +427,7 @@ mod tests {
     fn training_twice_from_the_same_shards_writes_the_same_bytes() {
         let dir = std::env::temp_dir().join(format!("ponder-gomoku-value-fit-{}", std::process::id()));
         let data = dir.join("data");
-        std::fs::create_dir_all(&data).unwrap();
-        let mut text = "# ponder selfplay gomoku format 1: size 11, seed 0, games 0..20\n".to_string();
-        for record in lopsided_games(20, 5) {
-            text.push_str(&super::super::game_selfplay::format_record(&record));
-            text.push('\n');
-        }
-        std::fs::write(data.join("gomoku11-s0-0000.txt"), text).unwrap();
+        write_test_shard(&data, RecordGame::Gomoku, 11, &lopsided_games(20, 5));
         let (first, second) = (dir.join("first.value"), dir.join("second.value"));
         let lines = run_train(&data, &first, 2.0, Some(&data)).unwrap();
         run_train(&data, &second, 2.0, None).unwrap();
