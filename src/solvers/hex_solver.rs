@@ -29,9 +29,15 @@
 //!    needs them empty.
 //!
 //! H-search is bounded, so it misses some connections, but every connection it reports is
-//! real, so the pruning is sound. Children get the initial disproof number |must-play region|,
-//! which steers the search to forcing moves; ties go to the child the opponent likes least by
-//! the resistance evaluation ([`crate::solvers::hex_resistance`]).
+//! real, so the pruning is sound.
+//!
+//! As in Benzene's df-pn, a node is evaluated only when the search first enters it: a child
+//! never entered counts as (1, 1), and once evaluated its disproof number starts at |must-play
+//! region|, which steers the search to forcing moves. A node orders its moves by the current
+//! through each cell in both players' circuits ([`crate::solvers::hex_resistance`]) and looks
+//! only at the first few unsolved ones (progressive widening, [`WIDENING_SHARE`]); a move
+//! proven to lose makes room for the next. Most children are never evaluated, which is where
+//! the time goes (two H-searches each).
 //!
 //! Every solved node also gets a *proof set*: empty cells outside which the winner never needs
 //! to play (for a static win, the carrier of the connection; for a search win, the winning
@@ -57,7 +63,7 @@ pub struct SolveOptions<'a> {
     /// Stop with [`SolveValue::Unknown`] after this many node expansions.
     pub node_limit: u64,
     /// Stop with [`SolveValue::Unknown`] soon after this flag becomes true (polled at every
-    /// node, and between the children of a node as they are evaluated).
+    /// node).
     pub stop: Option<&'a AtomicBool>,
 }
 
@@ -199,18 +205,22 @@ struct Entry {
     proof_set: u128,
     /// The winning cell of a node won for the side to move.
     winning_cell: u8,
-    /// The static evaluation for the side to move ([`crate::solvers::hex_resistance`]):
-    /// breaks ties between children with equal numbers, the opponent's lowest first.
-    score: f32,
 }
 
 /// Keeps the table below this many entries by dropping unproven ones.
 const TABLE_LIMIT: usize = 4_000_000;
 
+/// Progressive widening (Benzene's df-pn): a node's proof number and its choice of child look
+/// only at its best `1 + ⌈share · n⌉` unsolved children of n, in score order; its disproof
+/// number still counts them all. A child proven lost drops out and lets the next one in.
+const WIDENING_SHARE: f32 = 0.35;
+
 struct Solver<'a> {
     engine: VcEngine,
     ice: InferiorCells,
     resistance: Resistance,
+    /// Scratch for [`Resistance::cell_scores`].
+    cell_scores: Vec<f64>,
     options: &'a SolveOptions<'a>,
     table: FxHashMap<State, Entry>,
     nodes: u64,
@@ -222,6 +232,7 @@ impl<'a> Solver<'a> {
         Solver {
             ice: InferiorCells::new(&geometry),
             resistance: Resistance::new(&geometry),
+            cell_scores: vec![0.0; geometry.cells()],
             engine: VcEngine::new(geometry, VcLimits::default()),
             options,
             table: FxHashMap::default(),
@@ -302,6 +313,14 @@ impl<'a> Solver<'a> {
         (filled, fill.captured)
     }
 
+    /// [`Solver::normalize`] of the child of a filled position after a move on `cell`.
+    fn filled_child(&self, state: &State, cell: usize) -> (State, [u128; 2]) {
+        let mut child = state.play(cell);
+        let empty = child.empty(self.engine.geometry());
+        let fill = self.ice.fill_in_after(&mut child.stones, empty, 1 << cell);
+        (child, fill.captured)
+    }
+
     /// The table entry for `state` (a filled position), evaluating and storing it when new.
     fn entry(&mut self, state: &State) -> Entry {
         if let Some(entry) = self.table.get(state) {
@@ -310,14 +329,13 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let entry = match self.evaluate(state) {
             Evaluation::Win { cell, proof_set } => {
-                Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8, score: 0.0 }
+                Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8 }
             }
             Evaluation::Loss { proof_set } => {
-                Entry { proof: INFINITY, disproof: 0, moves: 0, proof_set, winning_cell: 0, score: 0.0 }
+                Entry { proof: INFINITY, disproof: 0, moves: 0, proof_set, winning_cell: 0 }
             }
             Evaluation::MustPlay { region, proof_set } => {
-                let score = self.resistance.evaluate(self.engine.geometry(), &state.stones, state.to_move) as f32;
-                Entry { proof: 1, disproof: region.count_ones(), moves: region, proof_set, winning_cell: 0, score }
+                Entry { proof: 1, disproof: region.count_ones(), moves: region, proof_set, winning_cell: 0 }
             }
         };
         if self.table.len() >= TABLE_LIMIT {
@@ -325,6 +343,14 @@ impl<'a> Solver<'a> {
         }
         self.table.insert(*state, entry);
         entry
+    }
+
+    /// The proof and disproof numbers of a child `state` (a filled position): its entry's, or
+    /// (1, 1) when it was never searched, as in Benzene's df-pn. Evaluating a child costs two
+    /// H-searches, and most children of a node are never searched: another one proves the node,
+    /// or only the first few are considered (see [`WIDENING_SHARE`]).
+    fn child_numbers(&self, state: &State) -> (u32, u32) {
+        self.table.get(state).map_or((1, 1), |entry| (entry.proof, entry.disproof))
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -364,115 +390,109 @@ impl<'a> Solver<'a> {
     /// df-pn's multiple-iterative-deepening step: expands below `state` until its proof number
     /// reaches `proof_limit` or its disproof number reaches `disproof_limit`.
     fn search(&mut self, state: &State, proof_limit: u32, disproof_limit: u32) {
-        // 1. The node's moves (its children).
+        // 1. The node's moves (its children), the most promising first: the cells that carry
+        //    the most current of both players' circuits (Benzene's order).
         let mut entry = self.entry(state);
         if entry.proof == 0 || entry.disproof == 0 {
             return;
         }
-        // Each child: its filled position, the move, and the cells fill-in captured per colour.
-        let mut children: Vec<(State, usize, [u128; 2])> = Vec::with_capacity(entry.moves.count_ones() as usize);
-        let mut moves = entry.moves;
-        while moves != 0 {
-            let cell = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            let (child, captured) = self.normalize(&state.play(cell));
-            children.push((child, cell, captured));
+        self.resistance.cell_scores(self.engine.geometry(), &state.stones, &mut self.cell_scores);
+        let mut children: Vec<Child> = Vec::with_capacity(entry.moves.count_ones() as usize);
+        for cell in iterate(entry.moves) {
+            let (child, captured) = self.filled_child(state, cell);
+            children.push(Child { state: child, cell, captured, score: self.cell_scores[cell] });
         }
+        // Stable: equal scores keep the cells' order.
+        children.sort_by(|a, b| b.score.total_cmp(&a.score));
         let me = state.to_move.index();
         let opponent = state.to_move.opponent().index();
+        let mut numbers: Vec<(u32, u32)> = Vec::with_capacity(children.len());
         loop {
-            // 2. Collect the children's numbers: a child's proof number is our disproof
-            //    contribution, its disproof number our proof candidate. A child won by the
-            //    opponent drops every move outside its proof set; a child lost by the
-            //    opponent solves the node.
-            let mut proof = INFINITY;
-            let mut disproof = 0u32;
-            let mut best = 0;
-            let mut best_disproof = INFINITY; // our proof number: the smallest child disproof
-            let mut second_disproof = INFINITY;
-            let mut best_proof = 0;
-            let mut best_score = f32::INFINITY;
-            let mut i = 0;
-            while i < children.len() {
-                let (child, cell, captured) = children[i];
-                if entry.moves >> cell & 1 == 0 {
-                    children.swap_remove(i);
+            // 2. A child lost by the opponent solves the node; a child won by the opponent
+            //    drops every move outside its proof set.
+            for child in &children {
+                if entry.moves >> child.cell & 1 == 0 {
                     continue;
                 }
-                let child_entry = match self.table.get(&child) {
-                    Some(known) => *known,
-                    None => {
-                        let evaluated = self.entry(&child);
-                        // A node has up to 120 new children, each a node's worth of work: stop
-                        // between them rather than after all (the entry is left as it was).
-                        if self.stop_flag_raised() {
-                            return;
-                        }
-                        evaluated
-                    }
-                };
+                let Some(&child_entry) = self.table.get(&child.state) else { continue };
                 if child_entry.disproof == 0 {
                     entry.proof = 0;
                     entry.disproof = INFINITY;
-                    entry.proof_set = child_entry.proof_set | captured[me] | 1 << cell;
-                    entry.winning_cell = cell as u8;
+                    entry.proof_set = child_entry.proof_set | child.captured[me] | 1 << child.cell;
+                    entry.winning_cell = child.cell as u8;
                     self.table.insert(*state, entry);
                     return;
                 }
                 if child_entry.proof == 0 {
-                    let child_proof = child_entry.proof_set | captured[opponent];
+                    let child_proof = child_entry.proof_set | child.captured[opponent];
                     entry.moves &= child_proof;
-                    entry.proof_set |= child_proof | 1 << cell;
-                    children.swap_remove(i);
-                    // Children before `i` may be outside the narrowed moves: start again.
-                    i = 0;
-                    proof = INFINITY;
-                    disproof = 0;
-                    best_disproof = INFINITY;
-                    second_disproof = INFINITY;
-                    best_score = f32::INFINITY;
+                    entry.proof_set |= child_proof | 1 << child.cell;
+                }
+            }
+            children.retain(|child| entry.moves >> child.cell & 1 != 0);
+            numbers.clear();
+            for child in &children {
+                numbers.push(self.child_numbers(&child.state));
+            }
+            // 3. A child's proof number adds to our disproof number; the smallest disproof
+            //    number among the children in the window is our proof number.
+            let window = if children.len() < 2 {
+                children.len()
+            } else {
+                1 + (children.len() as f32 * WIDENING_SHARE).ceil() as usize
+            };
+            let mut disproof = 0u32;
+            let mut best = 0;
+            let mut best_disproof = INFINITY; // our proof number
+            let mut second_disproof = INFINITY;
+            for (i, &(child_proof, child_disproof)) in numbers.iter().enumerate() {
+                disproof = disproof.saturating_add(child_proof).min(INFINITY);
+                if i >= window {
                     continue;
                 }
-                disproof = disproof.saturating_add(child_entry.proof).min(INFINITY);
-                if child_entry.disproof < best_disproof
-                    || (child_entry.disproof == best_disproof && child_entry.score < best_score)
-                {
+                if child_disproof < best_disproof {
                     second_disproof = best_disproof;
-                    best_disproof = child_entry.disproof;
-                    best_proof = child_entry.proof;
-                    best_score = child_entry.score;
+                    best_disproof = child_disproof;
                     best = i;
-                } else if child_entry.disproof < second_disproof {
-                    second_disproof = child_entry.disproof;
+                } else if child_disproof < second_disproof {
+                    second_disproof = child_disproof;
                 }
-                proof = proof.min(child_entry.disproof);
-                i += 1;
             }
+            let proof = best_disproof;
             if children.is_empty() {
                 // Every move loses.
                 entry.moves = 0;
-                proof = INFINITY;
                 disproof = 0;
             }
-            // 3. Store; return when a limit is reached or the node is solved.
+            // 4. Store; return when a limit is reached or the node is solved.
             entry.proof = proof;
             entry.disproof = disproof;
             self.table.insert(*state, entry);
             if proof >= proof_limit || disproof >= disproof_limit || self.out_of_budget() {
                 return;
             }
-            // 4. Descend into the most proving child with thresholds that return control as
+            // 5. Descend into the most proving child with thresholds that return control as
             //    soon as another child becomes better (1 + ε trick on the sibling bound).
+            let best_proof = numbers[best].0;
             let child_disproof_limit =
                 proof_limit.min(second_disproof.saturating_add(second_disproof / 4).saturating_add(1));
             let child_proof_limit =
                 disproof_limit.saturating_sub(disproof).saturating_add(best_proof).min(INFINITY - 1);
-            let child = children[best].0;
+            let child = children[best].state;
             self.search(&child, child_proof_limit, child_disproof_limit.min(INFINITY - 1));
             // The child's search may have dropped our entry from a full table; ours is the
             // authority (it only narrows soundly).
         }
     }
+}
+
+/// A child of a node being searched: its filled position, the move, the cells fill-in captured
+/// per colour, and the move's score (see [`Resistance::cell_scores`]).
+struct Child {
+    state: State,
+    cell: usize,
+    captured: [u128; 2],
+    score: f64,
 }
 
 /// One line of a first-move outcome file checked by [`check_first_move_outcomes`].
