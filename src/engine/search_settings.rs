@@ -77,14 +77,18 @@ impl SearchSettings {
         let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
         let max_time = (self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time));
         let time = [max_time, plan.map(|plan| plan.hard)];
-        // A cap below the clock's target binds every move alike (a Gomocup turn limit under a
-        // long or unlimited match clock): time saved now could never be spent later, so the
-        // move runs to the cap instead of stopping where a next iteration would not fit.
-        let cap_binds = |plan: &TimePlan| max_time.is_some_and(|cap| cap <= plan.target);
+        // The target is where a search may stop to save time for later moves. Where there is
+        // no later use for it, the move runs to its hard limit instead of stopping where a next
+        // iteration would not fit (the last iteration, cut short, still gives its first move's
+        // full score and any move that beat it): a cap below the clock's target binds every
+        // move alike (a Gomocup turn limit under a long or unlimited match clock), and a
+        // period's leftover (byo-yomi, one stone a period: `ponder match --time`) is lost.
+        let saves_for_later =
+            |plan: &TimePlan| plan.saved_time_carries_over && max_time.is_none_or(|cap| cap > plan.target);
         Limits {
             max_visits: visits.into_iter().flatten().min(),
             max_time: time.into_iter().flatten().min(),
-            target_time: plan.filter(|plan| !cap_binds(plan)).map(|plan| plan.target),
+            target_time: plan.filter(saves_for_later).map(|plan| plan.target),
             // Without a clock, `max_time` is a cap and stopping early saves the user's time;
             // under a clock only time saved for later moves is worth saving.
             stop_when_decided: plan.is_none_or(|plan| plan.saved_time_carries_over),
@@ -275,5 +279,20 @@ mod tests {
         let limits = settings.limits(Some(plan(100.0, 300.0)));
         assert_eq!(limits.target_time, Some(Duration::from_secs(100)));
         assert_eq!(limits.max_time, Some(Duration::from_secs(300)));
+    }
+
+    #[test]
+    fn a_period_whose_leftover_is_lost_runs_to_its_hard_limit() {
+        let mut settings = SearchSettings::default();
+        settings.max_time = 0.0;
+        // One stone a period (a per-move limit): no target, the move may use the whole period.
+        let per_move = TimePlan { saved_time_carries_over: false, ..plan(0.9, 0.9) };
+        let limits = settings.limits(Some(per_move));
+        assert_eq!(limits.target_time, None);
+        assert_eq!(limits.max_time, Some(Duration::from_secs_f64(0.9)));
+        assert!(!limits.stop_when_decided);
+        // Main time: the target stands, so the move may save time for the moves to come.
+        let limits = settings.limits(Some(plan(0.9, 2.7)));
+        assert_eq!(limits.target_time, Some(Duration::from_secs_f64(0.9)));
     }
 }

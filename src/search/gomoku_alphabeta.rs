@@ -73,7 +73,7 @@ const DEFAULT_MAX_DEPTH: u32 = 64;
 pub struct GomokuLimits<'a> {
     /// The search stops here whatever it is doing.
     pub max_time: Option<Duration>,
-    /// No new iteration starts when it is predicted to end after this (see
+    /// No new iteration starts when less than half of it is predicted to fall before this (see
     /// [`next_iteration_fits`]).
     pub target_time: Option<Duration>,
     pub max_nodes: Option<u64>,

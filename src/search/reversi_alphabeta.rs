@@ -43,7 +43,7 @@ const SORT_EVALUATION_DEPTH: u32 = 2;
 pub struct MidgameLimits<'a> {
     /// The search stops here whatever it is doing.
     pub max_time: Option<Duration>,
-    /// No new iteration starts when it is predicted to end after this (see
+    /// No new iteration starts when less than half of it is predicted to fall before this (see
     /// [`next_iteration_fits`]); without it the iterations go on to `max_time` (or another
     /// limit), the last one cut short.
     pub target_time: Option<Duration>,
@@ -353,9 +353,13 @@ impl<'a> Searcher<'a> {
                 exact = true;
                 break;
             }
-            if limits.target_time.is_some_and(|target| {
-                !next_iteration_fits(&iteration_times, started.elapsed(), target, limits.max_time)
-            }) {
+            // An iteration that the hard limit cuts short is not lost (see step 2), so one
+            // starts when half of it is predicted to fall before the target, whatever the hard
+            // limit, as in the Gomoku search.
+            if limits
+                .target_time
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target, None))
+            {
                 break;
             }
         }
