@@ -229,20 +229,9 @@ impl InferiorCells {
 /// Whether every two `open` ring positions are joined by one of the two ring paths between
 /// them whose inner positions are all `owned` (bit i: ring position i).
 fn ring_joined(between: &[[u8; 6]; 6], owned: u8, open: u8) -> bool {
-    for i in 0..6 {
-        if open >> i & 1 == 0 {
-            continue;
-        }
-        for j in i + 1..6 {
-            if open >> j & 1 == 0 {
-                continue;
-            }
-            if between[i][j] & !owned != 0 && between[j][i] & !owned != 0 {
-                return false;
-            }
-        }
-    }
-    true
+    let is_open = |position: usize| open >> position & 1 != 0;
+    let joined = |i: usize, j: usize| between[i][j] & !owned == 0 || between[j][i] & !owned == 0;
+    (0..6).filter(|&i| is_open(i)).all(|i| (i + 1..6).filter(|&j| is_open(j)).all(|j| joined(i, j)))
 }
 
 /// Dead and captured cells of `position` after fill-in: `(dead, captured by Black, captured by
