@@ -1,11 +1,12 @@
 //! The electric-circuit evaluation of Hex positions (Anshelevich's Hexy, Queenbee, Benzene's
 //! resistance): each player's board is a circuit between its two edges in which an empty cell
 //! has resistance 1, the player's stones nearly none and the opponent's stones cut the wire.
-//! The lower a player's total resistance, the closer it is to connecting; the log of the
-//! ratio of the two resistances is the evaluation.
+//! The lower a player's total resistance, the closer it is to connecting (the log of the
+//! ratio of the two resistances is the classic evaluation).
 //!
-//! The solver uses it to order moves, which only changes the order in which it looks at
-//! them, never a result.
+//! The solver orders moves by the current through each cell in both circuits
+//! ([`Resistance::cell_scores`], as Benzene's df-pn does), which only changes the order in
+//! which it looks at them, never a result.
 
 use crate::games::Color;
 use crate::solvers::hex_vc::{BoardGeometry, iterate};
@@ -17,7 +18,8 @@ const OWN_STONE_RESISTANCE: f64 = 0.02;
 /// regular; small enough to change no ordering that matters.
 const LEAK: f64 = 1e-9;
 
-/// Scratch space for [`Resistance::evaluate`], reused across positions.
+/// Scratch space for the circuits ([`Resistance::resistance`], [`Resistance::cell_scores`]),
+/// reused across positions.
 pub struct Resistance {
     matrix: Vec<f64>,
     rhs: Vec<f64>,
@@ -35,15 +37,6 @@ impl Resistance {
             source_conductance: vec![0.0; cells],
             index_of_cell: vec![usize::MAX; cells],
         }
-    }
-
-    /// The evaluation for `to_move` of the position with stones `stones` (indexed by
-    /// [`Color::index`]): ln(R_opponent / R_to_move), positive when `to_move` is closer to
-    /// connecting.
-    pub fn evaluate(&mut self, geometry: &BoardGeometry, stones: &[u128; 2], to_move: Color) -> f64 {
-        let mine = self.resistance(geometry, stones, to_move);
-        let theirs = self.resistance(geometry, stones, to_move.opponent());
-        (theirs / mine).ln()
     }
 
     /// `color`'s resistance between its two edges; infinite when the opponent has cut them.
@@ -172,7 +165,11 @@ mod tests {
         let position = hex_position(size, size, black, white);
         let geometry = BoardGeometry::of(&position).unwrap();
         let stones = geometry.stones_of(&position);
-        Resistance::new(&geometry).evaluate(&geometry, &stones, to_move)
+        // ln(R_opponent / R_to_move): positive when `to_move` is closer to connecting.
+        let mut resistance = Resistance::new(&geometry);
+        let mine = resistance.resistance(&geometry, &stones, to_move);
+        let theirs = resistance.resistance(&geometry, &stones, to_move.opponent());
+        (theirs / mine).ln()
     }
 
     #[test]
