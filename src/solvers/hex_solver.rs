@@ -213,6 +213,7 @@ const TABLE_LIMIT: usize = 4_000_000;
 /// Progressive widening (Benzene's df-pn): a node's proof number and its choice of child look
 /// only at its best `1 + ⌈share · n⌉` unsolved children of n, in score order; its disproof
 /// number still counts them all. A child proven lost drops out and lets the next one in.
+/// Benzene uses 0.25; on the 49 7x7 openings here 0.25 took 211 s, 0.35 171 s, 0.5 184 s.
 const WIDENING_SHARE: f32 = 0.35;
 
 struct Solver<'a> {
