@@ -1,6 +1,7 @@
 //! When an iteratively deepening search (the Reversi and Gomoku alpha-beta searches) starts
 //! another iteration: each iteration costs several times the one before it, so the next one's
-//! time is predicted from the last ones and started only when most of it fits the move's time.
+//! time is predicted from the last ones and started only when at least half of it falls within
+//! the move's target.
 
 use std::time::Duration;
 
@@ -20,16 +21,12 @@ const MIN_TIMED_ITERATION: Duration = Duration::from_millis(2);
 /// iterations completed so far (the last one last). The next one is expected to take the last
 /// one times the recent growth from one iteration to the next (the larger of the last two
 /// ratios, as odd and even depths alternate), within [`MIN_GROWTH`] and [`MAX_GROWTH`]. It
-/// starts when it is expected to end by `hard` (the search's hard limit, if any) and at least
-/// half of it falls before `target`: so a move takes about its target on average, not the
-/// target less a whole iteration. Before two iterations were timed, it starts while less than
+/// starts when at least half of it falls before `target`: so a move takes about its target on
+/// average, not the target less a whole iteration. The hard limit does not enter: both searches
+/// keep what an iteration it cuts short found (its first move's full score, and any move that
+/// beat it). Before two iterations were timed, it starts while less than
 /// [`NEXT_ITERATION_SHARE`] of the target is spent.
-pub fn next_iteration_fits(
-    iterations: &[Duration],
-    elapsed: Duration,
-    target: Duration,
-    hard: Option<Duration>,
-) -> bool {
+pub fn next_iteration_fits(iterations: &[Duration], elapsed: Duration, target: Duration) -> bool {
     let timed: Vec<f64> =
         iterations.iter().filter(|time| **time >= MIN_TIMED_ITERATION).map(Duration::as_secs_f64).collect();
     let growth = match timed.windows(2).map(|pair| pair[1] / pair[0]).collect::<Vec<f64>>().as_slice() {
@@ -38,9 +35,7 @@ pub fn next_iteration_fits(
         [.., before, latest] => before.max(*latest),
     };
     let predicted = timed.last().copied().unwrap_or_default() * growth.clamp(MIN_GROWTH, MAX_GROWTH);
-    let elapsed = elapsed.as_secs_f64();
-    let ends_in_time = hard.is_none_or(|hard| elapsed + predicted <= hard.as_secs_f64());
-    ends_in_time && elapsed + predicted / 2.0 <= target.as_secs_f64()
+    elapsed.as_secs_f64() + predicted / 2.0 <= target.as_secs_f64()
 }
 
 #[cfg(test)]
@@ -52,13 +47,12 @@ mod tests {
         let ms = Duration::from_millis;
         // Iterations of 10, 30 and 90 ms: the next is expected to take 270 ms.
         let times = [ms(10), ms(30), ms(90)];
-        assert!(next_iteration_fits(&times, ms(130), ms(300), Some(ms(900))), "ends at 400, half by 265");
-        assert!(!next_iteration_fits(&times, ms(130), ms(200), Some(ms(900))), "half of it after the target");
-        assert!(!next_iteration_fits(&times, ms(130), ms(300), Some(ms(350))), "would pass the hard limit");
+        assert!(next_iteration_fits(&times, ms(130), ms(300)), "ends at 400, half by 265");
+        assert!(!next_iteration_fits(&times, ms(130), ms(200)), "half of it after the target");
         // Alternating growth (x2, x6): the larger ratio is expected.
-        assert!(!next_iteration_fits(&[ms(10), ms(60), ms(120)], ms(190), ms(500), Some(ms(900))));
+        assert!(!next_iteration_fits(&[ms(10), ms(60), ms(120)], ms(190), ms(500)));
         // Too short to time: the share of the target decides.
-        assert!(next_iteration_fits(&[ms(1)], ms(1), ms(10), None));
-        assert!(!next_iteration_fits(&[ms(1), ms(1)], ms(4), ms(10), None));
+        assert!(next_iteration_fits(&[ms(1)], ms(1), ms(10)));
+        assert!(!next_iteration_fits(&[ms(1), ms(1)], ms(4), ms(10)));
     }
 }

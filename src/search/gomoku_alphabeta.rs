@@ -420,7 +420,7 @@ impl<'a> Searcher<'a> {
             // half of it is predicted to fall before the target, whatever the hard limit.
             if limits
                 .target_time
-                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target, None))
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target))
             {
                 break;
             }

@@ -358,7 +358,7 @@ impl<'a> Searcher<'a> {
             // limit, as in the Gomoku search.
             if limits
                 .target_time
-                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target, None))
+                .is_some_and(|target| !next_iteration_fits(&iteration_times, started.elapsed(), target))
             {
                 break;
             }
