@@ -306,20 +306,14 @@ impl<'a> Solver<'a> {
     }
 
     /// `state` after fill-in (the table key) and the cells captured per colour on the way,
-    /// which a proof for the capturer must add to the filled position's proof set.
-    fn normalize(&self, state: &State) -> (State, [u128; 2]) {
+    /// which a proof for the capturer must add to the filled position's proof set. `changed`:
+    /// the cells played since `state` was last filled in (every cell for a fresh position), near
+    /// which alone fill-in can find something ([`InferiorCells::fill_in_after`]).
+    fn normalize(&self, state: &State, changed: u128) -> (State, [u128; 2]) {
         let mut filled = *state;
         let empty = state.empty(self.engine.geometry());
-        let fill = self.ice.fill_in(&mut filled.stones, empty);
+        let fill = self.ice.fill_in_after(&mut filled.stones, empty, changed);
         (filled, fill.captured)
-    }
-
-    /// [`Solver::normalize`] of the child of a filled position after a move on `cell`.
-    fn filled_child(&self, state: &State, cell: usize) -> (State, [u128; 2]) {
-        let mut child = state.play(cell);
-        let empty = child.empty(self.engine.geometry());
-        let fill = self.ice.fill_in_after(&mut child.stones, empty, 1 << cell);
-        (child, fill.captured)
     }
 
     /// The table entry for `state` (a filled position), evaluating and storing it when new.
@@ -346,14 +340,6 @@ impl<'a> Solver<'a> {
         entry
     }
 
-    /// The proof and disproof numbers of a child `state` (a filled position): its entry's, or
-    /// (1, 1) when it was never searched, as in Benzene's df-pn. Evaluating a child costs two
-    /// H-searches, and most children of a node are never searched: another one proves the node,
-    /// or only the first few are considered (see [`WIDENING_SHARE`]).
-    fn child_numbers(&self, state: &State) -> (u32, u32) {
-        self.table.get(state).map_or((1, 1), |entry| (entry.proof, entry.disproof))
-    }
-
     fn out_of_budget(&mut self) -> bool {
         if self.nodes >= self.options.node_limit || self.stop_flag_raised() {
             self.aborted = true;
@@ -372,7 +358,7 @@ impl<'a> Solver<'a> {
     }
 
     fn solve_root(&mut self, root: State) -> SolveValue {
-        let (root, _) = self.normalize(&root);
+        let (root, _) = self.normalize(&root, u128::MAX);
         let entry = self.entry(&root);
         if entry.proof != 0 && entry.disproof != 0 {
             self.search(&root, INFINITY - 1, INFINITY - 1);
@@ -400,22 +386,27 @@ impl<'a> Solver<'a> {
         self.resistance.cell_scores(self.engine.geometry(), &state.stones, &mut self.cell_scores);
         let mut children: Vec<Child> = Vec::with_capacity(entry.moves.count_ones() as usize);
         for cell in iterate(entry.moves) {
-            let (child, captured) = self.filled_child(state, cell);
-            children.push(Child { state: child, cell, captured, score: self.cell_scores[cell] });
+            let (child, captured) = self.normalize(&state.play(cell), 1 << cell);
+            children.push(Child { state: child, cell, captured, score: self.cell_scores[cell], numbers: (1, 1) });
         }
         // Stable: equal scores keep the cells' order.
         children.sort_by(|a, b| b.score.total_cmp(&a.score));
         let me = state.to_move.index();
         let opponent = state.to_move.opponent().index();
-        let mut numbers: Vec<(u32, u32)> = Vec::with_capacity(children.len());
         loop {
-            // 2. A child lost by the opponent solves the node; a child won by the opponent
-            //    drops every move outside its proof set.
-            for child in &children {
+            // 2. Each child's numbers: (1, 1) when never searched (or dropped from a full table),
+            //    as in Benzene's df-pn, for most children never are (module docs). A child lost
+            //    by the opponent solves the node; a child won by the opponent drops every move
+            //    outside its proof set.
+            for child in &mut children {
                 if entry.moves >> child.cell & 1 == 0 {
                     continue;
                 }
-                let Some(&child_entry) = self.table.get(&child.state) else { continue };
+                let Some(&child_entry) = self.table.get(&child.state) else {
+                    child.numbers = (1, 1);
+                    continue;
+                };
+                child.numbers = (child_entry.proof, child_entry.disproof);
                 if child_entry.disproof == 0 {
                     entry.proof = 0;
                     entry.disproof = INFINITY;
@@ -431,10 +422,6 @@ impl<'a> Solver<'a> {
                 }
             }
             children.retain(|child| entry.moves >> child.cell & 1 != 0);
-            numbers.clear();
-            for child in &children {
-                numbers.push(self.child_numbers(&child.state));
-            }
             // 3. A child's proof number adds to our disproof number; the smallest disproof
             //    number among the children in the window is our proof number.
             let window = if children.len() < 2 {
@@ -446,7 +433,7 @@ impl<'a> Solver<'a> {
             let mut best = 0;
             let mut best_disproof = INFINITY; // our proof number
             let mut second_disproof = INFINITY;
-            for (i, &(child_proof, child_disproof)) in numbers.iter().enumerate() {
+            for (i, &Child { numbers: (child_proof, child_disproof), .. }) in children.iter().enumerate() {
                 disproof = disproof.saturating_add(child_proof).min(INFINITY);
                 if i >= window {
                     continue;
@@ -474,7 +461,7 @@ impl<'a> Solver<'a> {
             }
             // 5. Descend into the most proving child with thresholds that return control as
             //    soon as another child becomes better (1 + ε trick on the sibling bound).
-            let best_proof = numbers[best].0;
+            let best_proof = children[best].numbers.0;
             let child_disproof_limit =
                 proof_limit.min(second_disproof.saturating_add(second_disproof / 4).saturating_add(1));
             let child_proof_limit =
@@ -488,12 +475,14 @@ impl<'a> Solver<'a> {
 }
 
 /// A child of a node being searched: its filled position, the move, the cells fill-in captured
-/// per colour, and the move's score (see [`Resistance::cell_scores`]).
+/// per colour, the move's score (see [`Resistance::cell_scores`]), and its proof and disproof
+/// numbers as last read from the table.
 struct Child {
     state: State,
     cell: usize,
     captured: [u128; 2],
     score: f64,
+    numbers: (u32, u32),
 }
 
 /// One line of a first-move outcome file checked by [`check_first_move_outcomes`].
