@@ -42,6 +42,9 @@ pub struct AnalysisMove {
     pub lcb: f64,
     /// The principal variation, starting with `mv`.
     pub pv: Vec<String>,
+    /// The expected final score lead of the side to move after this move, in the game's unit
+    /// (Reversi: discs), where the search estimates one.
+    pub score_lead: Option<f64>,
 }
 
 /// What a solver call may use: threads, the time it should fit in, and the stop flag.
@@ -134,6 +137,24 @@ pub struct MidgameAnswer<M> {
 /// The hook of a game that plays `genmove` by its own search instead of MCTS (when the
 /// `alphabeta` search parameter is on); `None` hands the move to MCTS.
 pub type MidgameHook<G> = fn(&G, &MidgameContext) -> Option<MidgameAnswer<<G as Game>::Move>>;
+
+/// One root move as a game's own analysis scores it, from the view of the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MidgameLine<M> {
+    /// The line, starting with the root move.
+    pub pv: Vec<M>,
+    /// The expected result as a win rate in [0, 1] (exact where `score` is).
+    pub value: f64,
+    /// The search's score in the game's unit (Reversi: discs).
+    pub score: f64,
+}
+
+/// The hook of a game that analyses (`lz-analyze`, `kata-analyze`) by its own search when the
+/// `alphabeta` parameter is on. It deepens within the context's limits and calls `report` after
+/// every completed depth with all root moves scored, best first, and the nodes searched so far.
+/// `false` (nothing searched) hands the analysis to MCTS.
+pub type MidgameAnalysisHook<G> =
+    fn(&G, &MidgameContext, &mut dyn FnMut(&[MidgameLine<<G as Game>::Move>], u64)) -> bool;
 
 /// What a solver hook proved before `genmove` searches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -282,6 +303,8 @@ pub struct GameState<G: Game> {
     solver: Option<SolverHooks<G>>,
     /// The game's own move search, used by `genmove` instead of MCTS.
     midgame: Option<MidgameHook<G>>,
+    /// The same search's analysis, used by `lz-analyze` and `kata-analyze` instead of MCTS.
+    midgame_analysis: Option<MidgameAnalysisHook<G>>,
     /// What that search keeps between the moves of a game ([`MidgameContext::kept`]).
     midgame_kept: Mutex<Option<Box<dyn Any + Send>>>,
     /// Whether `genmove` resigns when the search proves every move lost (MoHex does; off by
@@ -302,6 +325,7 @@ impl<G: Game> GameState<G> {
             search: Search::new(params.clone()),
             solver: None,
             midgame: None,
+            midgame_analysis: None,
             midgame_kept: Mutex::new(None),
             resigns_proven_losses: false,
             set_up_stones: None,
@@ -342,18 +366,29 @@ impl<G: Game> GameState<G> {
         self
     }
 
-    /// The game's own search's move, when it has one and the `alphabeta` parameter is on.
-    fn midgame_move(&self, position: &G, request: &SearchRequest) -> Option<(G::Move, SearchSummary)> {
-        let search = self.midgame.filter(|_| self.search.params().alpha_beta)?;
+    /// The same with its own analysis for `lz-analyze` and `kata-analyze`.
+    pub fn with_midgame_analysis(mut self, analysis: MidgameAnalysisHook<G>) -> GameState<G> {
+        self.midgame_analysis = Some(analysis);
+        self
+    }
+
+    /// What the game's own search may use for `request`.
+    fn midgame_context<'a>(&'a self, request: &SearchRequest<'a, '_>) -> MidgameContext<'a> {
         let limits = &request.limits;
-        let context = MidgameContext {
+        MidgameContext {
             max_time: limits.max_time,
             target_time: limits.target_time.filter(|_| limits.stop_when_decided),
             max_visits: limits.max_visits,
             max_depth: Some(self.search.params().max_depth).filter(|&depth| depth > 0),
             stop: request.stop,
             kept: &self.midgame_kept,
-        };
+        }
+    }
+
+    /// The game's own search's move, when it has one and the `alphabeta` parameter is on.
+    fn midgame_move(&self, position: &G, request: &SearchRequest) -> Option<(G::Move, SearchSummary)> {
+        let search = self.midgame.filter(|_| self.search.params().alpha_beta)?;
+        let context = self.midgame_context(request);
         let started = Instant::now();
         let answer = search(position, &context)?;
         let summary = SearchSummary {
@@ -367,6 +402,38 @@ impl<G: Game> GameState<G> {
             score: Some(answer.score),
         };
         Some((answer.mv, summary))
+    }
+
+    /// The game's own search's analysis, when it has one and the `alphabeta` parameter is on:
+    /// the lines of each completed depth go to the progress callback at most once an interval,
+    /// and the last ones once more at the end (the deepest lines are the answer).
+    fn midgame_analysis(&self, position: &G, request: &mut SearchRequest) -> Option<Vec<AnalysisMove>> {
+        let analysis = self.midgame_analysis.filter(|_| self.search.params().alpha_beta)?;
+        let mut progress = request.progress.take();
+        let context = self.midgame_context(request);
+        let mut latest: Vec<AnalysisMove> = Vec::new();
+        let mut emitted_latest = false;
+        let mut last_emitted: Option<Instant> = None;
+        let mut report = |lines: &[MidgameLine<G::Move>], nodes: u64| {
+            latest = midgame_analysis_moves(position, lines, nodes);
+            emitted_latest = false;
+            if let Some((interval, callback)) = progress.as_mut()
+                && last_emitted.is_none_or(|at| at.elapsed() >= *interval)
+            {
+                callback(&latest);
+                last_emitted = Some(Instant::now());
+                emitted_latest = true;
+            }
+        };
+        if !analysis(position, &context, &mut report) {
+            return None;
+        }
+        if let Some((_, callback)) = progress.as_mut()
+            && !emitted_latest
+        {
+            callback(&latest);
+        }
+        Some(latest)
     }
 
     fn current(&self) -> &G {
@@ -781,11 +848,14 @@ impl<G: Game> ActiveGame for GameState<G> {
         Ok(GenMove::Move(text, Some(summary)))
     }
 
-    fn analyze(&mut self, color: Color, request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError> {
+    fn analyze(&mut self, color: Color, mut request: SearchRequest) -> Result<Vec<AnalysisMove>, GtpError> {
         if self.current().outcome().is_some() {
             return Ok(Vec::new());
         }
         let position = self.position_for(color)?;
+        if let Some(moves) = self.midgame_analysis(&position, &mut request) {
+            return Ok(moves);
+        }
         let result = self.run_search(&position, request);
         Ok(analysis_moves(&position, &result))
     }
@@ -896,7 +966,27 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
                 prior,
                 lcb,
                 pv: format_line(position, &stats.pv),
+                score_lead: None,
             }
+        })
+        .collect()
+}
+
+/// A game's own analysis lines as analysis shows them. The alpha-beta has no visits per move:
+/// every line shows the nodes searched so far, and its score as both win rate and bound.
+fn midgame_analysis_moves<G: Game>(position: &G, lines: &[MidgameLine<G::Move>], nodes: u64) -> Vec<AnalysisMove> {
+    let prior = 1.0 / lines.len().max(1) as f64;
+    lines
+        .iter()
+        .filter(|line| !line.pv.is_empty())
+        .map(|line| AnalysisMove {
+            mv: position.format_move(line.pv[0]),
+            visits: u32::try_from(nodes).unwrap_or(u32::MAX),
+            winrate: line.value,
+            prior,
+            lcb: line.value,
+            pv: format_line(position, &line.pv),
+            score_lead: Some(line.score),
         })
         .collect()
 }

@@ -56,12 +56,14 @@ pub fn format_info_line(format: AnalysisFormat, moves: &[AnalysisMove], max_move
                     per_ten_thousand(analysis.prior),
                     per_ten_thousand(analysis.lcb),
                 ),
+                // KataGo's `scoreLead` where the search estimates the score (Reversi's discs).
                 AnalysisFormat::Kata => format!(
-                    "info move {} visits {} utility {:.6} winrate {:.6} prior {:.6} lcb {:.6} order {order} pv {pv}",
+                    "info move {} visits {} utility {:.6} winrate {:.6}{} prior {:.6} lcb {:.6} order {order} pv {pv}",
                     analysis.mv,
                     analysis.visits,
                     2.0 * analysis.winrate - 1.0,
                     analysis.winrate,
+                    analysis.score_lead.map(|lead| format!(" scoreLead {lead:.2}")).unwrap_or_default(),
                     analysis.prior,
                     analysis.lcb,
                 ),

@@ -4,7 +4,8 @@
 use std::sync::PoisonError;
 
 use super::active_game::{
-    ActiveGame, GameState, MidgameAnswer, MidgameContext, SOLVER_SHARE, SolveContext, SolverHooks, SolverVerdict,
+    ActiveGame, GameState, MidgameAnswer, MidgameContext, MidgameLine, SOLVER_SHARE, SolveContext, SolverHooks,
+    SolverVerdict,
 };
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{self, Hex, HexConfig, HexMove};
@@ -123,7 +124,8 @@ pub const GAMES: &[GameEntry] = &[
                         node_threats: None,
                         refuted_move: None,
                     })
-                    .with_midgame_search(reversi_midgame_move),
+                    .with_midgame_search(reversi_midgame_move)
+                    .with_midgame_analysis(reversi_midgame_analysis),
             )
         },
     },
@@ -288,28 +290,75 @@ pub fn reversi_hints(
     stop: &std::sync::atomic::AtomicBool,
     report: &mut dyn FnMut(&[ReversiHint], u64),
 ) -> Result<(), String> {
-    use crate::search::reversi_alphabeta::analyze_midgame;
     if position.outcome().is_some() {
         return Err("the game is over".to_string());
     }
+    let limits = MidgameLimits {
+        max_time: None,
+        target_time: None,
+        max_nodes: None,
+        max_depth: max_depth.max(1),
+        stop,
+        probcut: None,
+    };
+    scored_lines(position, &limits, count, report)
+}
+
+/// `lz-analyze` and `kata-analyze` for Reversi: every move scored exactly at each depth, as
+/// NBoard's `hint` does, within the analysis's limits; `false` (MCTS analyses) when the
+/// embedded weights do not load.
+fn reversi_midgame_analysis(
+    position: &Reversi,
+    context: &MidgameContext,
+    report: &mut dyn FnMut(&[MidgameLine<ReversiMove>], u64),
+) -> bool {
+    let limits = MidgameLimits {
+        max_time: context.max_time,
+        target_time: None,
+        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
+        max_depth: context.max_depth.unwrap_or(60),
+        stop: context.stop,
+        probcut: None,
+    };
+    let every_move = 64;
+    let scored = scored_lines(position, &limits, every_move, &mut |hints, nodes| {
+        let lines: Vec<MidgameLine<ReversiMove>> = hints
+            .iter()
+            .map(|hint| MidgameLine {
+                pv: hint.pv.clone(),
+                value: if !hint.exact {
+                    1.0 / (1.0 + (-hint.discs / DISCS_PER_LOGIT).exp())
+                } else if hint.discs == 0.0 {
+                    0.5
+                } else {
+                    f64::from(u8::from(hint.discs > 0.0))
+                },
+                score: hint.discs,
+            })
+            .collect();
+        report(&lines, nodes);
+    });
+    scored.map_err(|error| log::warn!("reversi analysis by MCTS: {error}")).is_ok()
+}
+
+/// The alpha-beta's exact scores of the best `count` moves at each depth within `limits`
+/// (analysis: no ProbCut, so each depth's scores are exact for that depth), reported with the
+/// nodes so far. A side that must pass gets the line of its pass.
+fn scored_lines(
+    position: &Reversi,
+    limits: &MidgameLimits,
+    count: usize,
+    report: &mut dyn FnMut(&[ReversiHint], u64),
+) -> Result<(), String> {
+    use crate::search::reversi_alphabeta::analyze_midgame;
     let evaluator = reversi_eval::embedded().map_err(|error| format!("reversi evaluation unavailable ({error})"))?;
-    let limits =
-        // Analysis reports each depth's exact scores: no ProbCut.
-        MidgameLimits {
-            max_time: None,
-            target_time: None,
-            max_nodes: None,
-            max_depth: max_depth.max(1),
-            stop,
-            probcut: None,
-        };
     let mut searched = position.clone();
     let passing = searched.must_pass();
     if passing {
         searched.play_unchecked(ReversiMove::PASS);
     }
     let (count, sign) = if passing { (1, -1.0) } else { (count, 1.0) };
-    analyze_midgame(&searched, evaluator, &limits, count, &mut |iteration| {
+    analyze_midgame(&searched, evaluator, limits, count, &mut |iteration| {
         let hints: Vec<ReversiHint> = iteration
             .lines
             .iter()
@@ -656,6 +705,66 @@ mod tests {
         // With alphabeta 0 the MCTS plays, and leaves its tree.
         let (_, tree) = reversi_session_reply(&commands(0));
         assert!(tree > 0);
+    }
+
+    #[test]
+    fn reversi_analysis_scores_every_move_with_the_alpha_beta() {
+        let commands = |alpha_beta: u8| -> Vec<String> {
+            [
+                "param_search max_time 0",
+                "param_search max_visits 100",
+                &format!("param_search alphabeta {alpha_beta}"),
+                "play b f5",
+                "kata-analyze w 1",
+            ]
+            .map(String::from)
+            .to_vec()
+        };
+        let (reply, tree) = reversi_session_reply(&commands(1));
+        assert_eq!(reversi_session_reply(&commands(1)).0, reply, "the same lines again");
+        assert_eq!(tree, 0, "no MCTS tree");
+        // The last line holds the deepest depth the node limit completed: the alpha-beta's own
+        // exact scores of that depth, for each of White's three moves, best first.
+        let last = reply.lines().last().expect("info lines");
+        let mut position = Reversi::new(&ReversiConfig);
+        position.play(position.parse_move("f5").unwrap()).unwrap();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits = MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: Some(100 * NODES_PER_PLAYOUT),
+            max_depth: 60,
+            stop: &never,
+            probcut: None,
+        };
+        let mut expected = String::new();
+        let evaluator = reversi_eval::embedded().unwrap();
+        crate::search::reversi_alphabeta::analyze_midgame(&position, evaluator, &limits, 64, &mut |iteration| {
+            let leads: Vec<String> = iteration
+                .lines
+                .iter()
+                .map(|line| {
+                    let lead = f64::from(line.score) / f64::from(WEIGHT_UNIT);
+                    format!("info move {} scoreLead {lead:.2}", position.format_move(line.pv[0]))
+                })
+                .collect();
+            expected = leads.join(" ");
+        });
+        let shown: Vec<String> = last
+            .split("info move ")
+            .skip(1)
+            .map(|entry| {
+                let words: Vec<&str> = entry.split_whitespace().collect();
+                let lead = words.iter().position(|&word| word == "scoreLead").expect("a scoreLead");
+                format!("info move {} scoreLead {}", words[0], words[lead + 1])
+            })
+            .collect();
+        assert_eq!(shown.len(), 3, "{last}");
+        assert_eq!(shown.join(" "), expected);
+        // With alphabeta 0 the MCTS analyses: its lines have no score.
+        let (reply, tree) = reversi_session_reply(&commands(0));
+        assert!(tree > 0);
+        assert!(reply.contains("info move ") && !reply.contains("scoreLead"), "{reply}");
     }
 
     #[test]
