@@ -169,6 +169,28 @@ fn analysis_ends_at_the_next_command_with_info_lines() {
     assert_eq!(engine.reply(), "= ponder");
 }
 
+#[test]
+fn reversi_analysis_streams_the_alpha_beta_scores_and_always_has_a_line() {
+    let mut engine = Engine::start(&["--game", "reversi"]);
+    engine.send("kata-analyze 5\n");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("name\n");
+    let analysis = engine.reply();
+    let info: Vec<&str> = analysis.lines().skip(1).collect();
+    assert!(!info.is_empty(), "{analysis}");
+    for line in info {
+        // Black's four opening moves, each scored in discs.
+        assert_eq!(line.matches("info move ").count(), 4, "{line}");
+        assert_eq!(line.matches(" scoreLead ").count(), 4, "{line}");
+    }
+    assert_eq!(engine.reply(), "= ponder");
+    // The next command already waits: the search stops before its first depth, yet a line comes.
+    engine.send("lz-analyze 1000\nname\n");
+    let analysis = engine.reply();
+    assert!(analysis.lines().nth(1).is_some_and(|line| line.starts_with("info move ")), "{analysis}");
+    assert_eq!(engine.reply(), "= ponder");
+}
+
 /// Two engines play each other under 5-second sudden death; the test is the referee and
 /// measures each genmove from request to reply.
 fn sudden_death_game(game: &str, size: &str) {

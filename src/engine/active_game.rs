@@ -409,31 +409,28 @@ impl<G: Game> GameState<G> {
     /// and the last ones once more at the end (the deepest lines are the answer).
     fn midgame_analysis(&self, position: &G, request: &mut SearchRequest) -> Option<Vec<AnalysisMove>> {
         let analysis = self.midgame_analysis.filter(|_| self.search.params().alpha_beta)?;
-        let mut progress = request.progress.take();
-        let context = self.midgame_context(request);
-        let mut latest: Vec<AnalysisMove> = Vec::new();
-        let mut emitted_latest = false;
-        let mut last_emitted: Option<Instant> = None;
-        let mut report = |lines: &[MidgameLine<G::Move>], nodes: u64| {
-            latest = midgame_analysis_moves(position, lines, nodes);
-            emitted_latest = false;
-            if let Some((interval, callback)) = progress.as_mut()
-                && last_emitted.is_none_or(|at| at.elapsed() >= *interval)
-            {
-                callback(&latest);
-                last_emitted = Some(Instant::now());
-                emitted_latest = true;
-            }
+        let mut stream = AnalysisStream {
+            progress: request.progress.take(),
+            latest: Vec::new(),
+            emitted: None,
+            latest_emitted: false,
         };
-        if !analysis(position, &context, &mut report) {
+        let context = self.midgame_context(request);
+        if !analysis(position, &context, &mut |lines, nodes| {
+            stream.report(midgame_analysis_moves(position, lines, nodes))
+        }) {
             return None;
         }
-        if let Some((_, callback)) = progress.as_mut()
-            && !emitted_latest
-        {
-            callback(&latest);
+        if stream.latest.is_empty() {
+            // Stopped before its first depth (the next command was already waiting): one
+            // depth regardless, so that an analysis always has a line.
+            let never = AtomicBool::new(false);
+            let shallow = MidgameContext { max_depth: Some(1), stop: &never, ..context };
+            analysis(position, &shallow, &mut |lines, nodes| {
+                stream.report(midgame_analysis_moves(position, lines, nodes))
+            });
         }
-        Some(latest)
+        Some(stream.finish())
     }
 
     fn current(&self) -> &G {
@@ -970,6 +967,40 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
             }
         })
         .collect()
+}
+
+/// Live analysis lines as a game's own search completes its depths: passed on at most once an
+/// interval, the latest kept for the end.
+struct AnalysisStream<'p> {
+    progress: Option<(Duration, ProgressCallback<'p>)>,
+    latest: Vec<AnalysisMove>,
+    /// When lines were last passed on.
+    emitted: Option<Instant>,
+    latest_emitted: bool,
+}
+
+impl AnalysisStream<'_> {
+    fn report(&mut self, moves: Vec<AnalysisMove>) {
+        self.latest = moves;
+        self.latest_emitted = false;
+        if let Some((interval, callback)) = self.progress.as_mut()
+            && self.emitted.is_none_or(|at| at.elapsed() >= *interval)
+        {
+            callback(&self.latest);
+            self.emitted = Some(Instant::now());
+            self.latest_emitted = true;
+        }
+    }
+
+    /// The latest lines, passed on once more unless they just were.
+    fn finish(mut self) -> Vec<AnalysisMove> {
+        if let Some((_, callback)) = self.progress.as_mut()
+            && !self.latest_emitted
+        {
+            callback(&self.latest);
+        }
+        self.latest
+    }
 }
 
 /// A game's own analysis lines as analysis shows them. The alpha-beta has no visits per move:
