@@ -211,6 +211,11 @@ const NODES_PER_PLAYOUT: u64 = 50;
 /// is about a 78% win rate).
 const DISCS_PER_LOGIT: f64 = 8.0;
 
+/// The win rate a Reversi search's disc score stands for ([`DISCS_PER_LOGIT`]).
+fn win_rate_of(discs: f64) -> f64 {
+    1.0 / (1.0 + (-discs / DISCS_PER_LOGIT).exp())
+}
+
 /// In play: the move of the alpha-beta search with the trained evaluation; `None` (MCTS plays)
 /// when the embedded weights do not load.
 fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<MidgameAnswer<ReversiMove>> {
@@ -253,7 +258,7 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
     };
     Some(MidgameAnswer {
         mv: result.best_move,
-        value: 1.0 / (1.0 + (-discs / DISCS_PER_LOGIT).exp()),
+        value: win_rate_of(discs),
         nodes: result.nodes,
         pv: result.pv,
         proof,
@@ -327,7 +332,7 @@ fn reversi_midgame_analysis(
             .map(|hint| MidgameLine {
                 pv: hint.pv.clone(),
                 value: if !hint.exact {
-                    1.0 / (1.0 + (-hint.discs / DISCS_PER_LOGIT).exp())
+                    win_rate_of(hint.discs)
                 } else if hint.discs == 0.0 {
                     0.5
                 } else {
