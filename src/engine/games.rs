@@ -216,6 +216,33 @@ fn win_rate_of(discs: f64) -> f64 {
     1.0 / (1.0 + (-discs / DISCS_PER_LOGIT).exp())
 }
 
+/// The alpha-beta's limits for a move or an analysis under `context`: `max_visits` stands for
+/// [`NODES_PER_PLAYOUT`] nodes a playout.
+fn reversi_limits<'a>(
+    context: &MidgameContext<'a>,
+    target_time: Option<std::time::Duration>,
+    probcut: Option<&'static ProbCut>,
+) -> MidgameLimits<'a> {
+    MidgameLimits {
+        max_time: context.max_time,
+        target_time,
+        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
+        max_depth: context.max_depth.unwrap_or(60),
+        stop: context.stop,
+        probcut,
+    }
+}
+
+/// What a score proves: the game's result where the search reached its end (`exact`).
+fn score_proof(exact: bool, discs: f64) -> RootProof {
+    match (exact, discs.partial_cmp(&0.0)) {
+        (false, _) => RootProof::Unknown,
+        (true, Some(std::cmp::Ordering::Greater)) => RootProof::Win,
+        (true, Some(std::cmp::Ordering::Less)) => RootProof::Loss,
+        (true, _) => RootProof::Draw,
+    }
+}
+
 /// In play: the move of the alpha-beta search with the trained evaluation; `None` (MCTS plays)
 /// when the embedded weights do not load.
 fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<MidgameAnswer<ReversiMove>> {
@@ -226,14 +253,7 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
             return None;
         }
     };
-    let limits = MidgameLimits {
-        max_time: context.max_time,
-        target_time: context.target_time,
-        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
-        max_depth: context.max_depth.unwrap_or(60),
-        stop: context.stop,
-        probcut: playing_probcut(),
-    };
+    let limits = reversi_limits(context, context.target_time, playing_probcut());
     // The table of this game's earlier moves (a new one at a game's first search).
     let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
     if !kept.as_ref().is_some_and(|kept| kept.is::<MidgameTable>()) {
@@ -250,18 +270,12 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         discs,
         result.nodes
     );
-    let proof = match (result.exact, result.score.signum()) {
-        (false, _) => RootProof::Unknown,
-        (true, 1) => RootProof::Win,
-        (true, -1) => RootProof::Loss,
-        (true, _) => RootProof::Draw,
-    };
     Some(MidgameAnswer {
         mv: result.best_move,
         value: win_rate_of(discs),
         nodes: result.nodes,
         pv: result.pv,
-        proof,
+        proof: score_proof(result.exact, discs),
         score: discs,
     })
 }
@@ -317,27 +331,14 @@ fn reversi_midgame_analysis(
     context: &MidgameContext,
     report: &mut dyn FnMut(&[MidgameLine<ReversiMove>], u64),
 ) -> bool {
-    let limits = MidgameLimits {
-        max_time: context.max_time,
-        target_time: None,
-        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(NODES_PER_PLAYOUT)),
-        max_depth: context.max_depth.unwrap_or(60),
-        stop: context.stop,
-        probcut: None,
-    };
+    let limits = reversi_limits(context, None, None);
     let every_move = 64;
     let scored = scored_lines(position, &limits, every_move, &mut |hints, nodes| {
         let lines: Vec<MidgameLine<ReversiMove>> = hints
             .iter()
             .map(|hint| MidgameLine {
                 pv: hint.pv.clone(),
-                value: if !hint.exact {
-                    win_rate_of(hint.discs)
-                } else if hint.discs == 0.0 {
-                    0.5
-                } else {
-                    f64::from(u8::from(hint.discs > 0.0))
-                },
+                value: score_proof(hint.exact, hint.discs).value().unwrap_or_else(|| win_rate_of(hint.discs)),
                 score: hint.discs,
             })
             .collect();
@@ -672,6 +673,21 @@ mod tests {
         assert!(tree_after_pondering(0) > 0);
     }
 
+    /// The alpha-beta limits that `param_search max_visits 100` without a clock stands for.
+    fn hundred_visits_of_nodes<'a>(
+        stop: &'a std::sync::atomic::AtomicBool,
+        probcut: Option<&'static ProbCut>,
+    ) -> MidgameLimits<'a> {
+        MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: Some(100 * NODES_PER_PLAYOUT),
+            max_depth: 60,
+            stop,
+            probcut,
+        }
+    }
+
     #[test]
     fn reversi_genmove_plays_the_alpha_beta_move_deterministically() {
         let commands = |alpha_beta: u8| -> Vec<String> {
@@ -697,14 +713,7 @@ mod tests {
             position.play(position.parse_move(text).unwrap()).unwrap();
         }
         let never = std::sync::atomic::AtomicBool::new(false);
-        let limits = MidgameLimits {
-            max_time: None,
-            target_time: None,
-            max_nodes: Some(100 * NODES_PER_PLAYOUT),
-            max_depth: 60,
-            stop: &never,
-            probcut: playing_probcut(),
-        };
+        let limits = hundred_visits_of_nodes(&never, playing_probcut());
         let expected = search_midgame(&position, reversi_eval::embedded().unwrap(), &limits).unwrap();
         assert_eq!(first, position.format_move(expected.best_move));
         // With alphabeta 0 the MCTS plays, and leaves its tree.
@@ -734,14 +743,7 @@ mod tests {
         let mut position = Reversi::new(&ReversiConfig);
         position.play(position.parse_move("f5").unwrap()).unwrap();
         let never = std::sync::atomic::AtomicBool::new(false);
-        let limits = MidgameLimits {
-            max_time: None,
-            target_time: None,
-            max_nodes: Some(100 * NODES_PER_PLAYOUT),
-            max_depth: 60,
-            stop: &never,
-            probcut: None,
-        };
+        let limits = hundred_visits_of_nodes(&never, None);
         let mut expected = String::new();
         let evaluator = reversi_eval::embedded().unwrap();
         crate::search::reversi_alphabeta::analyze_midgame(&position, evaluator, &limits, 64, &mut |iteration| {

@@ -301,6 +301,16 @@ pub enum RootProof {
 }
 
 impl RootProof {
+    /// The exact win rate of the side to move that the proof stands for; `None` while unknown.
+    pub fn value(self) -> Option<f64> {
+        match self {
+            RootProof::Unknown => None,
+            RootProof::Win => Some(1.0),
+            RootProof::Loss => Some(0.0),
+            RootProof::Draw => Some(0.5),
+        }
+    }
+
     /// The proof as a note after a search summary: empty while unknown, else " (proven win)"
     /// and so on.
     pub fn summary_note(self) -> &'static str {
