@@ -53,9 +53,46 @@ pub fn run_workload(game: Option<&str>, threads: usize) -> Result<Vec<BenchLine>
     }
     let mut lines: Vec<BenchLine> =
         positions.into_iter().map(|position| run_position(position, threads)).collect::<Result<_, _>>()?;
+    if game.is_none_or(|g| g == "gomoku") {
+        lines.extend(gomoku_midgames()?);
+    }
     if game.is_none_or(|g| g == "reversi") {
         lines.extend(reversi_midgames()?);
         lines.extend(reversi_endgames(threads));
+    }
+    Ok(lines)
+}
+
+/// Gomoku positions (the workload's opening and a middle game of a self-play game) that the
+/// alpha-beta search with the pattern evaluation searches to a fixed depth.
+const GOMOKU_MIDGAMES: [&[&str]; 2] = [&["H8", "J9", "H9", "H10"], &["G6", "K6", "G7", "K7", "G8", "G5", "J8", "H5"]];
+
+/// The Gomoku alpha-beta search's depth on those positions.
+const GOMOKU_MIDGAME_DEPTH: u32 = 9;
+
+/// The Gomoku alpha-beta search (the one `genmove` plays by): its nodes count in the signature.
+fn gomoku_midgames() -> Result<Vec<BenchLine>, String> {
+    use crate::games::Game;
+    use crate::games::mnk::{Mnk, MnkConfig};
+    use crate::search::gomoku_alphabeta::{GomokuLimits, search_gomoku};
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut lines = Vec::new();
+    for moves in GOMOKU_MIDGAMES {
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for text in moves {
+            let mv = position.parse_move(text).map_err(|e| format!("bench move {text}: {e}"))?;
+            position.play(mv).map_err(|e| format!("bench move {text}: {e}"))?;
+        }
+        let started = Instant::now();
+        let limits = GomokuLimits::to_depth(GOMOKU_MIDGAME_DEPTH, &never);
+        let result = search_gomoku(&position, &limits).ok_or("a bench position is over")?;
+        lines.push(BenchLine {
+            game: "gomoku-ab",
+            moves: moves.len(),
+            playouts: 0,
+            nodes: result.nodes,
+            elapsed: started.elapsed(),
+        });
     }
     Ok(lines)
 }
