@@ -382,9 +382,10 @@ impl<'a> Searcher<'a> {
                 if own_fours.contains(cell) {
                     continue;
                 }
-                self.play(cell);
+                // The threats are the board's alone: the evaluation need not follow.
+                self.board.put(side, cell);
                 let stopped = self.board.winning_four_points(opponent).is_empty();
-                self.undo(cell);
+                self.board.remove(cell);
                 if stopped {
                     defences.insert(cell);
                 }
