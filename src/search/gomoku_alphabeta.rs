@@ -513,7 +513,25 @@ impl<'a> Searcher<'a> {
         if self.count_node() {
             return 0;
         }
-        // 1. The forced-move rules; a horizon reached by quiet moves goes to the quiescence.
+        // 1. The table: a cutoff from a deep enough entry (before the moves are generated,
+        //    which costs more than the rest of a node).
+        let key = self.board.zobrist(self.to_move);
+        let slot = self.table_index(key);
+        let entry = self.table[slot];
+        let known = entry.key == key;
+        if known && u32::from(entry.depth) >= depth {
+            let score = score_from_table(entry.score, ply);
+            let cuts = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cuts {
+                return score;
+            }
+        }
+        // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
+        //    the table's move first.
         let width = if ply <= 1 { FIRST_PLY_WIDTH } else { DEEPER_WIDTH };
         let (mut moves, kind) = match self.node_moves(ply, width) {
             NodeMoves::Decided(score, _) => return score,
@@ -522,27 +540,11 @@ impl<'a> Searcher<'a> {
         if depth == 0 && kind == MoveKind::Quiet {
             return self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
         }
-        // 2. The table: a cutoff from a deep enough entry, else its move first.
-        let key = self.board.zobrist(self.to_move);
-        let slot = self.table_index(key);
-        let entry = self.table[slot];
-        if entry.key == key {
-            let score = score_from_table(entry.score, ply);
-            if u32::from(entry.depth) >= depth {
-                let cuts = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cuts {
-                    return score;
-                }
-            }
-            if entry.best != NO_MOVE
-                && let Some(at) = moves.iter().position(|cell| cell.0 == entry.best)
-            {
-                moves[..=at].rotate_right(1);
-            }
+        if known
+            && entry.best != NO_MOVE
+            && let Some(at) = moves.iter().position(|cell| cell.0 == entry.best)
+        {
+            moves[..=at].rotate_right(1);
         }
         // 3. PVS over the moves, late quiet ones reduced first.
         let child_depth = if kind == MoveKind::FourBlock { depth } else { depth.saturating_sub(1) };
