@@ -487,10 +487,7 @@ impl<'a> Searcher<'a> {
                 -self.negamax(depth - 1, 1, -INFINITY, INFINITY)
             } else {
                 let reduction = late_move_reduction(self.root_kind, depth, searched);
-                let mut probe = -self.negamax(depth - 1 - reduction, 1, -alpha - 1, -alpha);
-                if probe > alpha && reduction > 0 && !self.aborted {
-                    probe = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
-                }
+                let probe = self.null_window_probe(depth - 1, reduction, 1, alpha);
                 if probe > alpha && !self.aborted { -self.negamax(depth - 1, 1, -INFINITY, -alpha) } else { probe }
             };
             self.undo(entry.0);
@@ -504,6 +501,18 @@ impl<'a> Searcher<'a> {
             }
         }
         (best, root.len())
+    }
+
+    /// The score of the child just played (at `ply`, `depth` plies to search) with a null
+    /// window at `alpha`: first `reduction` plies shallower, then at full depth if that beat
+    /// alpha. Negated for the parent.
+    fn null_window_probe(&mut self, depth: u32, reduction: u32, ply: u32, alpha: i32) -> i32 {
+        let probe = -self.negamax(depth - reduction, ply, -alpha - 1, -alpha);
+        if probe > alpha && reduction > 0 && !self.aborted {
+            -self.negamax(depth, ply, -alpha - 1, -alpha)
+        } else {
+            probe
+        }
     }
 
     /// Fail-soft negamax with PVS: the score of the node `ply` plies from the root searched
@@ -557,10 +566,7 @@ impl<'a> Searcher<'a> {
                 -self.negamax(child_depth, ply + 1, -beta, -alpha)
             } else {
                 let reduction = late_move_reduction(kind, depth, index);
-                let mut probe = -self.negamax(child_depth - reduction, ply + 1, -alpha - 1, -alpha);
-                if probe > alpha && reduction > 0 && !self.aborted {
-                    probe = -self.negamax(child_depth, ply + 1, -alpha - 1, -alpha);
-                }
+                let probe = self.null_window_probe(child_depth, reduction, ply + 1, alpha);
                 if probe > alpha && probe < beta && !self.aborted {
                     -self.negamax(child_depth, ply + 1, -beta, -alpha)
                 } else {
