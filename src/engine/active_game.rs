@@ -145,8 +145,9 @@ pub struct MidgameLine<M> {
     pub pv: Vec<M>,
     /// The expected result as a win rate in [0, 1] (exact where `score` is).
     pub value: f64,
-    /// The search's score in the game's unit (Reversi: discs).
-    pub score: f64,
+    /// The search's score in the game's unit (Reversi: discs); `None` for a game without one
+    /// (Gomoku), whose analysis then shows no `scoreLead`.
+    pub score: Option<f64>,
 }
 
 /// The hook of a game that analyses (`lz-analyze`, `kata-analyze`) by its own search when the
@@ -1017,7 +1018,7 @@ fn midgame_analysis_moves<G: Game>(position: &G, lines: &[MidgameLine<G::Move>],
             prior,
             lcb: line.value,
             pv: format_line(position, &line.pv),
-            score_lead: Some(line.score),
+            score_lead: line.score,
         })
         .collect()
 }

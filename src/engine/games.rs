@@ -56,7 +56,8 @@ pub const GAMES: &[GameEntry] = &[
                         refuted_move: Some(gomoku_refuted_move),
                     })
                     .with_switched_priors(gomoku_patterns::move_priors, |params| params.pattern_priors)
-                    .with_midgame_search(gomoku_alphabeta_move),
+                    .with_midgame_search(gomoku_alphabeta_move)
+                    .with_midgame_analysis(gomoku_midgame_analysis),
             )
         },
     },
@@ -339,7 +340,7 @@ fn reversi_midgame_analysis(
             .map(|hint| MidgameLine {
                 pv: hint.pv.clone(),
                 value: score_proof(hint.exact, hint.discs).value().unwrap_or_else(|| win_rate_of(hint.discs)),
-                score: hint.discs,
+                score: Some(hint.discs),
             })
             .collect();
         report(&lines, nodes);
@@ -545,13 +546,7 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 /// In play (`param_search alphabeta`, after the root's threat tactics found nothing to force):
 /// the move of the alpha-beta search with the pattern evaluation.
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
-    let limits = GomokuLimits {
-        max_time: context.max_time,
-        target_time: context.target_time,
-        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(GOMOKU_NODES_PER_PLAYOUT)),
-        max_depth: context.max_depth.unwrap_or(0),
-        stop: context.stop,
-    };
+    let limits = gomoku_limits(context);
     // The table of this game's earlier moves (a new one at a game's first search).
     let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
     if !kept.as_ref().is_some_and(|kept| kept.is::<GomokuTable>()) {
@@ -573,19 +568,54 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         },
         result.nodes
     );
-    let (value, proof) = match proven {
-        Some(true) => (1.0, RootProof::Win),
-        Some(false) => (0.0, RootProof::Loss),
-        None => (
-            1.0 / (1.0 + (-f64::from(result.score) / crate::knowledge::gomoku_eval::UNITS_PER_LOGIT).exp()),
-            RootProof::Unknown,
-        ),
+    let value = gomoku_win_rate(result.score);
+    let proof = match proven {
+        Some(true) => RootProof::Win,
+        Some(false) => RootProof::Loss,
+        None => RootProof::Unknown,
     };
     let score = match proven {
         Some(_) => f64::from(result.score.signum() * (gomoku_alphabeta::MATE - result.score.abs())),
         None => f64::from(result.score),
     };
     Some(MidgameAnswer { mv: result.best_move, value, nodes: result.nodes, pv: result.pv, proof, score })
+}
+
+/// The Gomoku alpha-beta's limits for a move or an analysis.
+fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
+    GomokuLimits {
+        max_time: context.max_time,
+        target_time: context.target_time,
+        max_nodes: context.max_visits.map(|visits| visits.saturating_mul(GOMOKU_NODES_PER_PLAYOUT)),
+        max_depth: context.max_depth.unwrap_or(0),
+        stop: context.stop,
+    }
+}
+
+/// The win rate an alpha-beta score stands for: 1 or 0 when proven, else the evaluation's
+/// logistic curve.
+fn gomoku_win_rate(score: i32) -> f64 {
+    if score.abs() >= gomoku_alphabeta::MATE_BOUND {
+        return if score > 0 { 1.0 } else { 0.0 };
+    }
+    1.0 / (1.0 + (-f64::from(score) / crate::knowledge::gomoku_eval::UNITS_PER_LOGIT).exp())
+}
+
+/// `lz-analyze` and `kata-analyze` for Gomoku (with `alphabeta` on): the alpha-beta's exact
+/// scores of the best-ordered root moves at each depth, as win rates; no `scoreLead` (the
+/// evaluation's unit is no score a viewer knows).
+fn gomoku_midgame_analysis(
+    position: &Mnk,
+    context: &MidgameContext,
+    report: &mut dyn FnMut(&[MidgameLine<Cell>], u64),
+) -> bool {
+    gomoku_alphabeta::analyze_gomoku(position, &gomoku_limits(context), &mut |lines, _, nodes| {
+        let lines: Vec<MidgameLine<Cell>> = lines
+            .iter()
+            .map(|line| MidgameLine { pv: line.pv.clone(), value: gomoku_win_rate(line.score), score: None })
+            .collect();
+        report(&lines, nodes);
+    })
 }
 
 /// After the search: whether the opponent wins by VCF or VCT once `mv` is played (the check
@@ -772,6 +802,54 @@ mod tests {
         let (reply, tree) = reversi_session_reply(&commands(0));
         assert!(tree > 0);
         assert!(reply.contains("info move ") && !reply.contains("scoreLead"), "{reply}");
+    }
+
+    #[test]
+    fn gomoku_analysis_shows_the_alpha_beta_lines() {
+        let moves = ["b G6", "w K6", "b G7", "w K7", "b G8", "w G5", "b J8", "w H5"];
+        let commands = |alpha_beta: u8| -> Vec<String> {
+            ["param_search max_time 0", "param_search max_visits 100"]
+                .iter()
+                .map(|command| command.to_string())
+                .chain([format!("param_search alphabeta {alpha_beta}")])
+                .chain(moves.iter().map(|mv| format!("play {mv}")))
+                .chain(["kata-analyze b 1".to_string()])
+                .collect()
+        };
+        let (reply, tree) = session_reply("gomoku", &commands(1));
+        assert_eq!(session_reply("gomoku", &commands(1)).0, reply, "the same lines again");
+        assert_eq!(tree, 0, "no MCTS tree");
+        assert!(!reply.contains("scoreLead"), "Gomoku has no score to lead by: {reply}");
+        // The last line holds the deepest depth the node limit completed, move by move.
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for mv in moves {
+            position.play(position.parse_move(&mv[2..]).unwrap()).unwrap();
+        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits =
+            GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let mut expected = Vec::new();
+        gomoku_alphabeta::analyze_gomoku(&position, &limits, &mut |lines, _, _| {
+            expected = lines
+                .iter()
+                .map(|line| format!("{} {:.6}", position.format_move(line.pv[0]), gomoku_win_rate(line.score)))
+                .collect();
+        });
+        let last = reply.lines().last().expect("info lines");
+        let shown: Vec<String> = last
+            .split("info move ")
+            .skip(1)
+            .map(|entry| {
+                let words: Vec<&str> = entry.split_whitespace().collect();
+                let winrate = words.iter().position(|&word| word == "winrate").expect("a winrate");
+                format!("{} {}", words[0], words[winrate + 1])
+            })
+            .collect();
+        assert_eq!(shown.len(), gomoku_alphabeta::ANALYSIS_WIDTH, "{last}");
+        assert_eq!(shown, expected);
+        // With alphabeta 0 the MCTS analyses.
+        let (reply, tree) = session_reply("gomoku", &commands(0));
+        assert!(tree > 0 && reply.contains("info move "), "{reply}");
     }
 
     #[test]

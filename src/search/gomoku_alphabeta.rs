@@ -164,6 +164,32 @@ pub fn search_gomoku_keeping(position: &Mnk, limits: &GomokuLimits, table: &mut 
     Some(result)
 }
 
+/// Root moves an analysis scores at most: the best-ordered candidates, or forced answers.
+/// Scoring each exactly costs a full-window search, and a viewer reads the first few lines.
+pub const ANALYSIS_WIDTH: usize = 10;
+
+/// One root move as [`analyze_gomoku`] scores it: its line from the root and its exact score
+/// at the depth reported (as [`GomokuResult::score`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GomokuLine {
+    pub pv: Vec<Cell>,
+    pub score: i32,
+}
+
+/// Analysis (`lz-analyze`, `kata-analyze`): the best-ordered [`ANALYSIS_WIDTH`] root moves,
+/// each scored with a full window at every depth (so each score is exact for its depth, not a
+/// bound), best first. `report` gets each completed depth's lines with the depth and the nodes
+/// searched so far; a root the forced-move rules decide gets one line at depth 0. `false` when
+/// the game is over or is not five in a row. Blocks until a limit, the stop flag, or every line
+/// proven.
+pub fn analyze_gomoku(position: &Mnk, limits: &GomokuLimits, report: &mut dyn FnMut(&[GomokuLine], u32, u64)) -> bool {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return false;
+    }
+    Searcher::new(position, limits, GomokuTable::new().entries).analyze(limits, report);
+    true
+}
+
 /// What the forced-move rules leave at a node.
 enum NodeMoves {
     /// The result is known without a search: the score, and the move to play for it.
@@ -473,6 +499,37 @@ impl<'a> Searcher<'a> {
         }
         let pv = self.principal_variation(best.0, completed_depth.max(1));
         GomokuResult { best_move: best.0, score: best.1, depth: completed_depth, nodes: self.nodes, pv }
+    }
+
+    /// [`analyze_gomoku`]'s deepening.
+    fn analyze(&mut self, limits: &GomokuLimits, report: &mut dyn FnMut(&[GomokuLine], u32, u64)) {
+        let mut moves = match self.node_moves(0, ANALYSIS_WIDTH) {
+            NodeMoves::Decided(score, mv) => return report(&[GomokuLine { pv: vec![mv], score }], 0, self.nodes),
+            NodeMoves::Search { moves, kind } => {
+                self.root_kind = kind;
+                moves
+            }
+        };
+        moves.truncate(ANALYSIS_WIDTH);
+        let max_depth = if limits.max_depth == 0 { DEFAULT_MAX_DEPTH } else { limits.max_depth };
+        for depth in 1..=max_depth {
+            let mut lines = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                self.play(mv);
+                let score = -self.negamax(depth - 1, 1, -INFINITY, INFINITY);
+                self.undo(mv);
+                if self.aborted {
+                    return;
+                }
+                lines.push(GomokuLine { pv: self.principal_variation(mv, depth), score });
+            }
+            // Best first; a stable sort keeps the move order among equals.
+            lines.sort_by_key(|line| -line.score);
+            report(&lines, depth, self.nodes);
+            if lines.iter().all(|line| line.score.abs() >= MATE_BOUND) {
+                return;
+            }
+        }
     }
 
     /// One root iteration: the best (move, score) so far and how many moves were searched in
@@ -843,6 +900,72 @@ mod tests {
         assert_eq!(result.depth, 6);
         assert_eq!(result.proven(), None);
         assert!(result.nodes < 100_000, "{result:?}");
+    }
+
+    #[test]
+    fn analysis_scores_the_best_ordered_moves_at_every_depth() {
+        let position = gomoku(&["G6", "K6", "G7", "K7", "G8", "G5", "J8", "H5"]);
+        let never = AtomicBool::new(false);
+        let analysed = || {
+            let mut depths = Vec::new();
+            assert!(analyze_gomoku(&position, &GomokuLimits::to_depth(5, &never), &mut |lines, depth, nodes| {
+                depths.push((lines.to_vec(), depth, nodes));
+            }));
+            depths
+        };
+        let depths = analysed();
+        assert_eq!(depths.iter().map(|(_, depth, _)| *depth).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+        let first_moves: Vec<Cell> = depths[0].0.iter().map(|line| line.pv[0]).collect();
+        assert_eq!(first_moves.len(), ANALYSIS_WIDTH);
+        for (lines, depth, _) in &depths {
+            // The same moves at every depth, best first, each line legal from the root.
+            let mut moves: Vec<Cell> = lines.iter().map(|line| line.pv[0]).collect();
+            moves.sort_by_key(|cell| cell.0);
+            let mut expected = first_moves.clone();
+            expected.sort_by_key(|cell| cell.0);
+            assert_eq!(moves, expected, "depth {depth}");
+            assert!(lines.windows(2).all(|pair| pair[0].score >= pair[1].score), "depth {depth}: {lines:?}");
+            for line in lines {
+                let mut walked = position.clone();
+                for &mv in &line.pv {
+                    assert!(walked.is_legal(mv), "{line:?}");
+                    walked.play(mv).unwrap();
+                }
+            }
+        }
+        assert!(depths.windows(2).all(|pair| pair[0].2 < pair[1].2), "the nodes grow");
+        assert_eq!(analysed(), depths, "the same lines again");
+        // The search's own choice at that depth is among the analysed moves, and the two agree
+        // on whether the position is proven.
+        let best = &depths[4].0[0];
+        let result = search(&position, 5);
+        assert!(first_moves.contains(&result.best_move), "{result:?}");
+        assert_eq!(best.score.abs() >= MATE_BOUND, result.proven().is_some());
+    }
+
+    #[test]
+    fn analysis_of_a_decided_root_is_one_line() {
+        // White to move must block Black's four at M8: one line, at depth 0.
+        let position = gomoku(&["H8", "G8", "J8", "C3", "K8", "D3", "L8"]);
+        let never = AtomicBool::new(false);
+        let mut reported = Vec::new();
+        analyze_gomoku(&position, &GomokuLimits::to_depth(4, &never), &mut |lines, depth, _| {
+            reported.push((lines.to_vec(), depth));
+        });
+        assert_eq!(reported.len(), 4);
+        assert!(reported.iter().all(|(lines, _)| lines.len() == 1 && lines[0].pv[0] == cell(&position, "M8")));
+        // Black to move with its open four: a proven win at once.
+        let position = gomoku(&["H8", "A1", "J8", "A3", "K8", "A5", "L8", "A7"]);
+        let mut reported = Vec::new();
+        analyze_gomoku(&position, &GomokuLimits::to_depth(4, &never), &mut |lines, depth, _| {
+            reported.push((lines.to_vec(), depth));
+        });
+        assert_eq!(reported.len(), 1);
+        assert_eq!(reported[0].1, 0);
+        assert_eq!(reported[0].0[0].score, MATE);
+        // A finished game has no analysis.
+        let over = gomoku(&["H8", "A1", "J8", "A3", "K8", "A5", "L8", "A7", "M8"]);
+        assert!(!analyze_gomoku(&over, &GomokuLimits::to_depth(4, &never), &mut |_, _, _| panic!("no lines")));
     }
 
     #[test]
