@@ -101,9 +101,13 @@ pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
 
 /// The hand-set value as weights in logits, in the fit's order.
 fn hand_set_logits() -> Vec<f64> {
-    let hand_set = ValueWeights::hand_set();
-    let mut weights: Vec<f64> = hand_set.mover.iter().chain(&hand_set.opponent).map(|&w| f64::from(w)).collect();
-    weights.push(f64::from(hand_set.constant));
+    logits_of(&ValueWeights::hand_set())
+}
+
+/// Value weights in logits, in the fit's order.
+fn logits_of(value: &ValueWeights) -> Vec<f64> {
+    let mut weights: Vec<f64> = value.mover.iter().chain(&value.opponent).map(|&w| f64::from(w)).collect();
+    weights.push(f64::from(value.constant));
     weights.iter().map(|w| w / UNITS_PER_LOGIT).collect()
 }
 
@@ -270,7 +274,8 @@ fn describe(name: &str, fitness: Fitness) -> String {
 }
 
 /// Fits the value to the shards of `data` with `ridge` and writes the weights file `out`; with
-/// `test`, reports how the trained and the hand-set value predict those held-out games.
+/// `test`, reports how the trained, the embedded and the hand-set value predict those held-out
+/// games.
 /// Returns the report lines.
 ///
 /// # Errors
@@ -314,6 +319,10 @@ pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Re
             held_out.len()
         ));
         lines.push(describe("held-out, trained", fitness(&stored, &held_out)));
+        // The value the engine plays with now, so a new fit can be judged against it.
+        if let Ok(embedded) = crate::knowledge::gomoku_eval::embedded_value() {
+            lines.push(describe("held-out, embedded (weights/gomoku.value)", fitness(&logits_of(embedded), &held_out)));
+        }
         lines.push(describe("held-out, hand-set (scaled)", fitness(&fitted.prior, &held_out)));
         lines.push(describe("held-out, hand-set (as the search used it)", fitness(&hand_set_logits(), &held_out)));
     }
@@ -437,6 +446,7 @@ mod tests {
         assert_eq!(first, second);
         assert!(ValueWeights::decode(&first).is_ok());
         assert!(lines.last().unwrap().starts_with("held-out, hand-set"), "{lines:?}");
+        assert!(lines.iter().any(|line| line.starts_with("held-out, embedded")), "{lines:?}");
         assert!(refused.is_err());
     }
 }
