@@ -647,6 +647,31 @@ mod tests {
         session_reply("reversi", commands)
     }
 
+    /// A session's commands under 100 visits and no time limit: `settings`, the `alphabeta`
+    /// switch, the `moves` (`COLOUR VERTEX`) played, then `last`.
+    fn node_limited_commands(settings: &[&str], alpha_beta: u8, moves: &[&str], last: &str) -> Vec<String> {
+        ["param_search max_time 0", "param_search max_visits 100"]
+            .iter()
+            .chain(settings)
+            .map(|command| command.to_string())
+            .chain([format!("param_search alphabeta {alpha_beta}")])
+            .chain(moves.iter().map(|mv| format!("play {mv}")))
+            .chain([last.to_string()])
+            .collect()
+    }
+
+    /// Each move of an analysis line (`info move M … FIELD V …`) with the value of `field`.
+    fn info_fields(line: &str, field: &str) -> Vec<(String, String)> {
+        line.split("info move ")
+            .skip(1)
+            .map(|entry| {
+                let words: Vec<&str> = entry.split_whitespace().collect();
+                let at = words.iter().position(|&word| word == field).unwrap_or_else(|| panic!("a {field}"));
+                (words[0].to_string(), words[at + 1].to_string())
+            })
+            .collect()
+    }
+
     /// The same for any game.
     fn session_reply(game: &str, commands: &[String]) -> (String, u64) {
         let mut session = Session::new(game).unwrap();
@@ -720,18 +745,8 @@ mod tests {
 
     #[test]
     fn reversi_genmove_plays_the_alpha_beta_move_deterministically() {
-        let commands = |alpha_beta: u8| -> Vec<String> {
-            [
-                "param_search max_time 0",
-                "param_search max_visits 100",
-                "param_search seed 3",
-                &format!("param_search alphabeta {alpha_beta}"),
-                "play b f5",
-                "play w d6",
-                "genmove b",
-            ]
-            .map(String::from)
-            .to_vec()
+        let commands = |alpha_beta: u8| {
+            node_limited_commands(&["param_search seed 3"], alpha_beta, &["b f5", "w d6"], "genmove b")
         };
         let (first, tree) = reversi_session_reply(&commands(1));
         let (second, _) = reversi_session_reply(&commands(1));
@@ -753,17 +768,7 @@ mod tests {
 
     #[test]
     fn reversi_analysis_scores_every_move_with_the_alpha_beta() {
-        let commands = |alpha_beta: u8| -> Vec<String> {
-            [
-                "param_search max_time 0",
-                "param_search max_visits 100",
-                &format!("param_search alphabeta {alpha_beta}"),
-                "play b f5",
-                "kata-analyze w 1",
-            ]
-            .map(String::from)
-            .to_vec()
-        };
+        let commands = |alpha_beta: u8| node_limited_commands(&[], alpha_beta, &["b f5"], "kata-analyze w 1");
         let (reply, tree) = reversi_session_reply(&commands(1));
         assert_eq!(reversi_session_reply(&commands(1)).0, reply, "the same lines again");
         assert_eq!(tree, 0, "no MCTS tree");
@@ -787,14 +792,9 @@ mod tests {
                 .collect();
             expected = leads.join(" ");
         });
-        let shown: Vec<String> = last
-            .split("info move ")
-            .skip(1)
-            .map(|entry| {
-                let words: Vec<&str> = entry.split_whitespace().collect();
-                let lead = words.iter().position(|&word| word == "scoreLead").expect("a scoreLead");
-                format!("info move {} scoreLead {}", words[0], words[lead + 1])
-            })
+        let shown: Vec<String> = info_fields(last, "scoreLead")
+            .into_iter()
+            .map(|(mv, lead)| format!("info move {mv} scoreLead {lead}"))
             .collect();
         assert_eq!(shown.len(), 3, "{last}");
         assert_eq!(shown.join(" "), expected);
@@ -807,15 +807,7 @@ mod tests {
     #[test]
     fn gomoku_analysis_shows_the_alpha_beta_lines() {
         let moves = ["b G6", "w K6", "b G7", "w K7", "b G8", "w G5", "b J8", "w H5"];
-        let commands = |alpha_beta: u8| -> Vec<String> {
-            ["param_search max_time 0", "param_search max_visits 100"]
-                .iter()
-                .map(|command| command.to_string())
-                .chain([format!("param_search alphabeta {alpha_beta}")])
-                .chain(moves.iter().map(|mv| format!("play {mv}")))
-                .chain(["kata-analyze b 1".to_string()])
-                .collect()
-        };
+        let commands = |alpha_beta: u8| node_limited_commands(&[], alpha_beta, &moves, "kata-analyze b 1");
         let (reply, tree) = session_reply("gomoku", &commands(1));
         assert_eq!(session_reply("gomoku", &commands(1)).0, reply, "the same lines again");
         assert_eq!(tree, 0, "no MCTS tree");
@@ -836,15 +828,8 @@ mod tests {
                 .collect();
         });
         let last = reply.lines().last().expect("info lines");
-        let shown: Vec<String> = last
-            .split("info move ")
-            .skip(1)
-            .map(|entry| {
-                let words: Vec<&str> = entry.split_whitespace().collect();
-                let winrate = words.iter().position(|&word| word == "winrate").expect("a winrate");
-                format!("{} {}", words[0], words[winrate + 1])
-            })
-            .collect();
+        let shown: Vec<String> =
+            info_fields(last, "winrate").into_iter().map(|(mv, winrate)| format!("{mv} {winrate}")).collect();
         assert_eq!(shown.len(), gomoku_alphabeta::ANALYSIS_WIDTH, "{last}");
         assert_eq!(shown, expected);
         // With alphabeta 0 the MCTS analyses.
@@ -855,15 +840,8 @@ mod tests {
     #[test]
     fn gomoku_genmove_plays_the_alpha_beta_move_deterministically() {
         let moves = ["b H8", "w J9", "b G10", "w H10"];
-        let commands = |alpha_beta: u8| -> Vec<String> {
-            ["param_search max_time 0", "param_search max_visits 100", "param_search seed 3"]
-                .iter()
-                .map(|command| command.to_string())
-                .chain([format!("param_search alphabeta {alpha_beta}")])
-                .chain(moves.iter().map(|mv| format!("play {mv}")))
-                .chain(["genmove b".to_string()])
-                .collect()
-        };
+        let commands =
+            |alpha_beta: u8| node_limited_commands(&["param_search seed 3"], alpha_beta, &moves, "genmove b");
         let (first, tree) = session_reply("gomoku", &commands(1));
         let (second, _) = session_reply("gomoku", &commands(1));
         assert_eq!(first, second);
