@@ -8,13 +8,21 @@
 //! - **Cell values** (move ordering): hand-set round numbers ordered by how close each shape is
 //!   to a five, plus a bonus for the combinations that win by force (double four, four-three,
 //!   double three).
-//! - **The position value**: the four shapes of a cell as a multiset are its *combination* (330
-//!   of them); the value is a weight per combination of the side to move's cells, one per
-//!   combination of the opponent's cells, and a constant for the move, summed. The weights are
-//!   **trained** (`ponder train --game gomoku --model value`, [`crate::train::gomoku_value_fit`])
-//!   as a logistic regression of self-play outcomes, in [`UNITS_PER_LOGIT`] units, and embedded
-//!   from `weights/gomoku.value`. The hand-set cell values with the move's tempo are one point
-//!   of the same space ([`ValueWeights::hand_set`]), the fit's prior and its fallback.
+//! - **The position value**, a sum of four parts:
+//!   - the *combinations*: the four shapes of a cell as a multiset (330 of them), with a weight
+//!     per combination of the side to move's cells and one per combination of the opponent's;
+//!   - a constant for the move;
+//!   - the *threat steps*: a weight for each count of threat cells reached, per side (say, "the
+//!     opponent has at least two cells that make a four"). Sums of cell weights cannot tell two
+//!     such cells from one;
+//!   - the *crossings*: a weight per pair of the strongest shapes of a cell for the side to
+//!     move and for the opponent. A cell good for both is worth more to whoever takes it first.
+//!
+//!   The weights are **trained** (`ponder train --game gomoku --model value`,
+//!   [`crate::train::gomoku_value_fit`]) as a logistic regression of self-play outcomes, in
+//!   [`UNITS_PER_LOGIT`] units, and embedded from `weights/gomoku.value`. The hand-set cell
+//!   values with the move's tempo are one point of the same space
+//!   ([`ValueWeights::hand_set`]), the fit's prior and its fallback.
 //!
 //! The evaluation is kept up to date move by move: a stone changes the line windows of the
 //! forty cells that see it (five each way in four directions) and the cell itself, so only
@@ -86,14 +94,57 @@ pub const UNITS_PER_LOGIT: f64 = 300.0;
 pub const GAME: &str = "gomoku";
 
 /// The position value's features: the combination of four line shapes (of 8) of each empty
-/// cell, for the side to move and for the opponent, and the constant.
-pub const VALUE_FEATURE_SET: &str = "gomoku-shapes8-combinations330-value v1";
+/// cell, for the side to move and for the opponent, the constant, the threat steps
+/// ([`THREAT_STEPS`]) of both, and the crossing of each empty cell ([`CROSSINGS`]).
+pub const VALUE_FEATURE_SET: &str = "gomoku-shapes8-combinations330-threatsteps-crossings64-value v2";
+
+/// Pairs of line shapes: the side to move's strongest shape of a cell and the opponent's
+/// (`8 * mover + opponent`). The pair of two [`LineShape::None`] (0) carries no weight.
+pub const CROSSINGS: usize = 64;
 
 /// Multisets of four line shapes: C(8 + 3, 4).
 pub const COMBINATIONS: usize = 330;
 
-/// The value file's tables: the side to move's combinations, the opponent's, the constant.
-pub const VALUE_TABLE_SIZES: [usize; 3] = [COMBINATIONS, COMBINATIONS, 1];
+/// The kinds of threat cell an evaluation counts per colour: cells where a stone makes a four
+/// or an open four in some line, an open four, an open three, and a winning combination (two
+/// fours, a four and an open three, or two open threes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum ThreatKind {
+    Four,
+    OpenFour,
+    OpenThree,
+    Winning,
+}
+
+/// The kinds in the order of their counts.
+pub const THREAT_KINDS: [ThreatKind; 4] =
+    [ThreatKind::Four, ThreatKind::OpenFour, ThreatKind::OpenThree, ThreatKind::Winning];
+
+/// The threat steps of one colour: a count of cells of a kind at least this large. A step's
+/// weight counts for every step reached, so the value of a count is the sum of its steps'.
+pub const THREAT_STEPS: [(ThreatKind, u16); 12] = [
+    (ThreatKind::Four, 1),
+    (ThreatKind::Four, 2),
+    (ThreatKind::Four, 3),
+    (ThreatKind::Four, 4),
+    (ThreatKind::OpenFour, 1),
+    (ThreatKind::OpenFour, 2),
+    (ThreatKind::OpenThree, 1),
+    (ThreatKind::OpenThree, 2),
+    (ThreatKind::OpenThree, 3),
+    (ThreatKind::OpenThree, 5),
+    (ThreatKind::Winning, 1),
+    (ThreatKind::Winning, 2),
+];
+
+/// Counts of threat cells at or past the largest step of every kind are alike.
+const COUNT_CAP: usize = 8;
+
+/// The value file's tables: the side to move's combinations, the opponent's, the constant, the
+/// side to move's threat steps, the opponent's, and the crossings.
+pub const VALUE_TABLE_SIZES: [usize; 6] =
+    [COMBINATIONS, COMBINATIONS, 1, THREAT_STEPS.len(), THREAT_STEPS.len(), CROSSINGS];
 
 /// The combination of a cell whose four shapes are all [`LineShape::None`]: it carries no
 /// weight (such cells are most of the board, so a weight there would only count empty cells).
@@ -109,6 +160,38 @@ static SHAPE_TABLES: LazyLock<[Box<[LineShape]>; 2]> = LazyLock::new(|| [shape_t
 /// A cell's score for one colour, indexed by its four line shapes (three bits each, the first
 /// direction lowest): the line scores plus the combination bonuses.
 static CELL_SCORES: LazyLock<Box<[i32]>> = LazyLock::new(|| (0..1 << 12).map(combined_cell_score).collect());
+
+/// What the value reads of a cell, per packing of its four shapes (as in [`CELL_SCORES`]): its
+/// strongest shape (the low three bits) and its threat kinds (one bit per [`ThreatKind`] from
+/// [`THREAT_FLAGS_SHIFT`] on).
+static CELL_TRAITS: LazyLock<Box<[u8]>> = LazyLock::new(|| {
+    (0..1 << 12).map(|packed| strongest_shape(packed) as u8 | threat_flags(packed) << THREAT_FLAGS_SHIFT).collect()
+});
+
+const STRONGEST_MASK: u8 = 7;
+const THREAT_FLAGS_SHIFT: u32 = 3;
+
+fn strongest_shape(packed: usize) -> usize {
+    (0..4).map(|direction| packed >> (3 * direction) & 7).max().unwrap_or(0)
+}
+
+fn threat_flags(packed: usize) -> u8 {
+    let shapes: Vec<LineShape> = (0..4).map(|direction| SHAPES[packed >> (3 * direction) & 7]).collect();
+    let count = |wanted: &[LineShape]| shapes.iter().filter(|shape| wanted.contains(shape)).count();
+    let fours = count(&[LineShape::Four, LineShape::OpenFour]);
+    let open_threes = count(&[LineShape::OpenThree]);
+    let flag = |kind: ThreatKind, present: bool| u8::from(present) << kind as usize;
+    flag(ThreatKind::Four, fours > 0)
+        | flag(ThreatKind::OpenFour, count(&[LineShape::OpenFour]) > 0)
+        | flag(ThreatKind::OpenThree, open_threes > 0)
+        | flag(ThreatKind::Winning, fours >= 2 || (fours >= 1 && open_threes >= 1) || open_threes >= 2)
+}
+
+/// The crossing of a cell whose shapes are packed in `mover` for the side to move and in
+/// `opponent` for the other side.
+pub fn crossing_of(mover: u16, opponent: u16) -> usize {
+    8 * strongest_shape(usize::from(mover)) + strongest_shape(usize::from(opponent))
+}
 
 /// The combination (0..[`COMBINATIONS`]) of every packing of four shapes (as in
 /// [`CELL_SCORES`]): the shapes sorted, strongest first, numbered in lexicographic order, so
@@ -138,12 +221,27 @@ fn combination_packing(combination: usize) -> u16 {
 }
 
 /// The trained (or hand-set) position value: a weight per combination of the side to move's
-/// empty cells and of the opponent's, and a constant, in [`UNITS_PER_LOGIT`] units.
+/// empty cells and of the opponent's, a constant, and a weight per threat step of the side to
+/// move and of the opponent ([`THREAT_STEPS`]), in [`UNITS_PER_LOGIT`] units.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueWeights {
     pub mover: Vec<i32>,
     pub opponent: Vec<i32>,
     pub constant: i32,
+    pub mover_threats: Vec<i32>,
+    pub opponent_threats: Vec<i32>,
+    pub crossings: Vec<i32>,
+}
+
+/// The value as the evaluation reads it: per packing of four shapes the side to move's and the
+/// opponent's cell weight, the constant, and per side (mover, opponent), threat kind and count
+/// (capped) the sum of the steps reached.
+pub struct ValueTables {
+    packed: [Box<[i32]>; 2],
+    constant: i32,
+    threat_values: [[[i32; COUNT_CAP + 1]; 4]; 2],
+    /// Per crossing, its weight (0 for the pair of two [`LineShape::None`]).
+    crossings: [i32; CROSSINGS],
 }
 
 impl ValueWeights {
@@ -155,6 +253,9 @@ impl ValueWeights {
             mover: (0..COMBINATIONS).map(|c| score(c) * TEMPO_FIFTHS / 5).collect(),
             opponent: (0..COMBINATIONS).map(|c| -score(c)).collect(),
             constant: 0,
+            mover_threats: vec![0; THREAT_STEPS.len()],
+            opponent_threats: vec![0; THREAT_STEPS.len()],
+            crossings: vec![0; CROSSINGS],
         }
     }
 
@@ -165,6 +266,9 @@ impl ValueWeights {
             mover: widen(&file.tables[0]),
             opponent: widen(&file.tables[1]),
             constant: widen(&file.tables[2])[0],
+            mover_threats: widen(&file.tables[3]),
+            opponent_threats: widen(&file.tables[4]),
+            crossings: widen(&file.tables[5]),
         }
     }
 
@@ -177,15 +281,31 @@ impl ValueWeights {
             .map(|file| ValueWeights::from_file(&file))
     }
 
-    /// Per packing of four shapes (as [`CELL_SCORES`]): the side to move's and the opponent's
-    /// weight of a cell.
-    fn packed_tables(&self) -> [Box<[i32]>; 2] {
+    /// The tables the evaluation reads.
+    fn tables(&self) -> ValueTables {
         // A taken cell is packed as 0, the empty combination, which must weigh nothing.
         let weight = |weights: &[i32], combination: usize| {
             if combination == EMPTY_COMBINATION { 0 } else { weights[combination] }
         };
         let table = |weights: &[i32]| (0..1u16 << 12).map(|packed| weight(weights, combination_of(packed))).collect();
-        [table(&self.mover), table(&self.opponent)]
+        let threat_values = |steps: &[i32]| {
+            std::array::from_fn(|kind| {
+                std::array::from_fn(|count| {
+                    THREAT_STEPS
+                        .iter()
+                        .zip(steps)
+                        .filter(|((step_kind, least), _)| *step_kind as usize == kind && count >= usize::from(*least))
+                        .map(|(_, weight)| weight)
+                        .sum()
+                })
+            })
+        };
+        ValueTables {
+            packed: [table(&self.mover), table(&self.opponent)],
+            constant: self.constant,
+            threat_values: [threat_values(&self.mover_threats), threat_values(&self.opponent_threats)],
+            crossings: std::array::from_fn(|crossing| if crossing == 0 { 0 } else { self.crossings[crossing] }),
+        }
     }
 }
 
@@ -198,14 +318,14 @@ pub fn embedded_value() -> Result<&'static ValueWeights, WeightsError> {
     WEIGHTS.get_or_init(|| ValueWeights::decode(EMBEDDED_VALUE_WEIGHTS)).as_ref().map_err(Clone::clone)
 }
 
-/// The per-packing tables and constant of the value the search uses: the embedded trained
-/// weights, or the hand-set value if they could not be read (logged once).
-static VALUE_TABLES: LazyLock<([Box<[i32]>; 2], i32)> = LazyLock::new(|| {
+/// The tables of the value the search uses: the embedded trained weights, or the hand-set value
+/// if they could not be read (logged once).
+static VALUE_TABLES: LazyLock<ValueTables> = LazyLock::new(|| {
     let weights = embedded_value().cloned().unwrap_or_else(|error| {
         log::warn!("Gomoku value weights: {error}; using the hand-set value");
         ValueWeights::hand_set()
     });
-    (weights.packed_tables(), weights.constant)
+    weights.tables()
 });
 
 /// The weight of window index `index` (0..=10, centre 5 excluded) in a key.
@@ -310,9 +430,14 @@ pub struct PatternEvaluation {
     /// Per colour: the sum of its cells' value weights as the side to move (0) and as the
     /// opponent (1).
     value_totals: [[i32; 2]; 2],
+    /// Per colour and [`ThreatKind`]: how many of its cells are of that kind.
+    threat_counts: [[u16; 4]; 2],
+    /// Per colour to move: the sum of the crossings' weights of the cells.
+    crossing_totals: [i32; 2],
     shapes: &'static [LineShape],
     cell_scores: &'static [i32],
-    value: &'static ([Box<[i32]>; 2], i32),
+    value: &'static ValueTables,
+    cell_traits: &'static [u8],
     /// Per cell and direction: the cells of the board up to five steps either way on that line
     /// ([`NO_CELL`] past the edge), the cells whose window in that line sees the cell.
     line_neighbours: Box<[[[u16; 10]; 4]]>,
@@ -327,14 +452,17 @@ impl PatternEvaluation {
         PatternEvaluation::with_value(board, &VALUE_TABLES)
     }
 
-    fn with_value(board: &ThreatBoard, value: &'static ([Box<[i32]>; 2], i32)) -> PatternEvaluation {
+    fn with_value(board: &ThreatBoard, value: &'static ValueTables) -> PatternEvaluation {
         let cells = board.width() * board.height();
         let mut evaluation = PatternEvaluation {
             packed_shapes: [vec![0; cells], vec![0; cells]],
             value_totals: [[0; 2]; 2],
+            threat_counts: [[0; 4]; 2],
+            crossing_totals: [0; 2],
             shapes: &SHAPE_TABLES[usize::from(board.exact_five())],
             cell_scores: &CELL_SCORES,
             value,
+            cell_traits: &CELL_TRAITS,
             line_neighbours: (0..cells)
                 .map(|index| {
                     std::array::from_fn(|direction| {
@@ -376,7 +504,9 @@ impl PatternEvaluation {
             // A cell that was taken already: nothing of it counts.
             return;
         }
-        let ([mover_table, opponent_table], _) = self.value;
+        let [mover_table, opponent_table] = &self.value.packed;
+        // Per colour, the traits of the cell before and after.
+        let mut traits = [[0u8; 2]; 2];
         for color in [Color::Black, Color::White] {
             let side = color.index();
             let old = self.packed_shapes[side][index];
@@ -394,6 +524,28 @@ impl PatternEvaluation {
             let (old, packed) = (usize::from(old), usize::from(packed));
             self.value_totals[side][0] += mover_table[packed] - mover_table[old];
             self.value_totals[side][1] += opponent_table[packed] - opponent_table[old];
+            traits[side] = [self.cell_traits[old], self.cell_traits[packed]];
+            let changed = (traits[side][0] ^ traits[side][1]) >> THREAT_FLAGS_SHIFT;
+            if changed != 0 {
+                let gained = traits[side][1] >> THREAT_FLAGS_SHIFT;
+                for kind in 0..4 {
+                    if changed >> kind & 1 != 0 {
+                        if gained >> kind & 1 != 0 {
+                            self.threat_counts[side][kind] += 1;
+                        } else {
+                            self.threat_counts[side][kind] -= 1;
+                        }
+                    }
+                }
+            }
+        }
+        let strongest = |side: usize, when: usize| usize::from(traits[side][when] & STRONGEST_MASK);
+        if (0..2).any(|side| strongest(side, 0) != strongest(side, 1)) {
+            let crossings = &self.value.crossings;
+            for (mover, opponent) in [(0, 1), (1, 0)] {
+                let crossing = |when: usize| crossings[8 * strongest(mover, when) + strongest(opponent, when)];
+                self.crossing_totals[mover] += crossing(1) - crossing(0);
+            }
         }
     }
 
@@ -404,7 +556,30 @@ impl PatternEvaluation {
 
     /// The value of the position for `to_move`, in [`UNITS_PER_LOGIT`] units.
     pub fn position_value(&self, to_move: Color) -> i32 {
-        self.value_totals[to_move.index()][0] + self.value_totals[to_move.opponent().index()][1] + self.value.1
+        let (mover, opponent) = (to_move.index(), to_move.opponent().index());
+        let threats = |side: usize, role: usize| -> i32 {
+            let values = &self.value.threat_values[role];
+            (0..4).map(|kind| values[kind][usize::from(self.threat_counts[side][kind]).min(COUNT_CAP)]).sum()
+        };
+        self.value_totals[mover][0]
+            + self.value_totals[opponent][1]
+            + self.value.constant
+            + threats(mover, 0)
+            + threats(opponent, 1)
+            + self.crossing_totals[mover]
+    }
+
+    /// The crossing of each empty cell with `to_move` to move, but for the pair of two
+    /// [`LineShape::None`], in cell order: position value features.
+    pub fn crossings(&self, to_move: Color) -> impl Iterator<Item = usize> + '_ {
+        let (mover, opponent) = (&self.packed_shapes[to_move.index()], &self.packed_shapes[to_move.opponent().index()]);
+        mover.iter().zip(opponent).map(|(&mine, &theirs)| crossing_of(mine, theirs)).filter(|&crossing| crossing != 0)
+    }
+
+    /// How many of `color`'s empty cells are of each [`ThreatKind`] (in [`THREAT_KINDS`]
+    /// order).
+    pub fn threat_counts(&self, color: Color) -> [u16; 4] {
+        self.threat_counts[color.index()]
     }
 
     /// The combination of each of `color`'s empty cells that has one (not
@@ -526,6 +701,8 @@ mod tests {
                     // The incremental sums equal the sums from scratch.
                     let fresh = PatternEvaluation::new(&board);
                     assert_eq!(fresh.value_totals, evaluation.value_totals);
+                    assert_eq!(fresh.threat_counts, evaluation.threat_counts);
+                    assert_eq!(fresh.crossing_totals, evaluation.crossing_totals);
                     assert_eq!(fresh.packed_shapes, evaluation.packed_shapes);
                     values.push((evaluation.position_value(Color::Black), evaluation.position_value(Color::White)));
                 }
@@ -537,7 +714,7 @@ mod tests {
     #[test]
     fn the_side_with_the_stronger_shape_is_ahead() {
         let board = board(&["F8", "G8", "H8"], &["F6", "G6"], false);
-        let hand_set: &'static _ = Box::leak(Box::new((ValueWeights::hand_set().packed_tables(), 0)));
+        let hand_set: &'static _ = Box::leak(Box::new(ValueWeights::hand_set().tables()));
         for evaluation in [PatternEvaluation::new(&board), PatternEvaluation::with_value(&board, hand_set)] {
             assert!(evaluation.position_value(Color::Black) > 0);
             assert!(evaluation.position_value(Color::White) < 0);
@@ -569,7 +746,7 @@ mod tests {
     #[test]
     fn the_hand_set_weights_are_the_cell_scores_with_the_tempo() {
         let board = board(&["F8", "G8", "H8", "J10"], &["F6", "G6", "K9"], false);
-        let hand_set: &'static _ = Box::leak(Box::new((ValueWeights::hand_set().packed_tables(), 0)));
+        let hand_set: &'static _ = Box::leak(Box::new(ValueWeights::hand_set().tables()));
         let evaluation = PatternEvaluation::with_value(&board, hand_set);
         let cells = || (0..225).map(|index| Cell(index as u16));
         let sum = |color: Color, fifths: i32| -> i32 {
@@ -583,9 +760,59 @@ mod tests {
     }
 
     #[test]
+    fn threat_cells_are_counted_by_kind() {
+        // Black: an open three on row 8 (E8 and J8 make open fours, D8 and K8 fours) and an
+        // open two C3 C4 on column C, far from it. White: a lone stone in the corner.
+        let black = board(&["F8", "G8", "H8", "C3", "C4"], &["A1"], false);
+        let evaluation = PatternEvaluation::new(&black);
+        let count_cells = |color: Color, wanted: &[LineShape]| {
+            (0..225)
+                .filter(|&index| {
+                    let cell = Cell(index as u16);
+                    black.is_empty(cell) && (0..4).any(|d| wanted.contains(&line_shape(&black, color, cell, d)))
+                })
+                .count() as u16
+        };
+        let [fours, open_fours, open_threes, _] = evaluation.threat_counts(Color::Black);
+        assert_eq!(open_fours, 2);
+        assert_eq!(fours, 4);
+        assert_eq!(fours, count_cells(Color::Black, &[LineShape::Four, LineShape::OpenFour]));
+        assert_eq!(open_threes, count_cells(Color::Black, &[LineShape::OpenThree]));
+        // C2, C5 and C6 (C1 is against the edge: C1 C3 C4 can never make an open four).
+        assert_eq!(open_threes, 3);
+        assert_eq!(evaluation.threat_counts(Color::White), [0, 0, 0, 0]);
+        // A winning cell makes two threats at once: E8 makes the row's open four and, with
+        // E6 and E7, an open three in the column.
+        let crossed = board(&["F8", "G8", "H8", "E6", "E7"], &[], false);
+        let [_, _, _, winning] = PatternEvaluation::new(&crossed).threat_counts(Color::Black);
+        assert!(winning >= 1);
+    }
+
+    #[test]
+    fn threat_steps_add_their_weights_once_reached() {
+        let black = board(&["F8", "G8", "H8"], &["A1"], false);
+        let mut weights = ValueWeights::hand_set();
+        weights.mover.fill(0);
+        weights.opponent.fill(0);
+        // Black has two open-four cells (E8, J8): the steps "at least 1" and "at least 2".
+        let step = |kind: ThreatKind, least: u16| THREAT_STEPS.iter().position(|&s| s == (kind, least)).unwrap();
+        weights.mover_threats[step(ThreatKind::OpenFour, 1)] = 7;
+        weights.mover_threats[step(ThreatKind::OpenFour, 2)] = 11;
+        weights.opponent_threats[step(ThreatKind::OpenFour, 1)] = -100;
+        weights.opponent_threats[step(ThreatKind::Winning, 1)] = -1000;
+        let tables: &'static _ = Box::leak(Box::new(weights.tables()));
+        let evaluation = PatternEvaluation::with_value(&black, tables);
+        assert_eq!(evaluation.position_value(Color::Black), 18);
+        assert_eq!(evaluation.position_value(Color::White), -100);
+    }
+
+    #[test]
     fn the_embedded_value_weights_decode() {
         let weights = embedded_value().unwrap();
         assert_eq!(weights.mover.len(), COMBINATIONS);
         assert_eq!(weights.opponent.len(), COMBINATIONS);
+        assert_eq!(weights.mover_threats.len(), THREAT_STEPS.len());
+        // The trained threat steps are not the hand-set zeros.
+        assert!(weights.mover_threats.iter().chain(&weights.opponent_threats).any(|&w| w != 0));
     }
 }

@@ -8,7 +8,9 @@
 //! move to make (the search's forced-move rules decide those, and its quiescence takes the
 //! value only in such positions). Its features are the counts of each combination (the
 //! multiset of four line shapes) among the side to move's empty cells and among the
-//! opponent's, and a constant; its label whether the side to move went on to win. The games
+//! opponent's, a constant, the threat steps each side reaches (one feature per step, 1 when
+//! the side has at least that many cells of the step's kind), and the counts of each crossing
+//! among the empty cells; its label whether the side to move went on to win. The games
 //! end when a side resigns a proven loss, so the label of a late position is a threat search's
 //! proof.
 //!
@@ -26,13 +28,17 @@ use crate::games::mnk::gomoku_threats::ThreatBoard;
 use crate::games::mnk::{Mnk, MnkConfig};
 use crate::games::{Color, Game, GameConfig};
 use crate::knowledge::gomoku_eval::{
-    COMBINATIONS, GAME, PatternEvaluation, UNITS_PER_LOGIT, VALUE_FEATURE_SET, ValueWeights,
+    COMBINATIONS, CROSSINGS, GAME, PatternEvaluation, THREAT_STEPS, UNITS_PER_LOGIT, VALUE_FEATURE_SET, ValueWeights,
 };
 use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
 
-/// Weights: the side to move's combinations, the opponent's, the constant.
-const PARAMETERS: usize = 2 * COMBINATIONS + 1;
+/// Weights: the side to move's combinations, the opponent's, the constant, the side to move's
+/// threat steps, the opponent's, and the crossings.
+const PARAMETERS: usize = 2 * COMBINATIONS + 1 + 2 * THREAT_STEPS.len() + CROSSINGS;
 const CONSTANT: usize = 2 * COMBINATIONS;
+const MOVER_THREATS: usize = CONSTANT + 1;
+const OPPONENT_THREATS: usize = MOVER_THREATS + THREAT_STEPS.len();
+const CROSSING_WEIGHTS: usize = OPPONENT_THREATS + THREAT_STEPS.len();
 
 /// Newton steps of the fit (the log-likelihood is concave; a handful converge).
 const NEWTON_STEPS: usize = 8;
@@ -63,6 +69,15 @@ fn features(board: &ThreatBoard, side: Color) -> Vec<(usize, f64)> {
         counts[COMBINATIONS + combination] += 1;
     }
     counts[CONSTANT] = 1;
+    for (start, color) in [(MOVER_THREATS, side), (OPPONENT_THREATS, side.opponent())] {
+        let threat_counts = evaluation.threat_counts(color);
+        for (step, &(kind, least)) in THREAT_STEPS.iter().enumerate() {
+            counts[start + step] = u32::from(threat_counts[kind as usize] >= least);
+        }
+    }
+    for crossing in evaluation.crossings(side) {
+        counts[CROSSING_WEIGHTS + crossing] += 1;
+    }
     counts
         .iter()
         .enumerate()
@@ -108,6 +123,9 @@ fn hand_set_logits() -> Vec<f64> {
 fn logits_of(value: &ValueWeights) -> Vec<f64> {
     let mut weights: Vec<f64> = value.mover.iter().chain(&value.opponent).map(|&w| f64::from(w)).collect();
     weights.push(f64::from(value.constant));
+    weights.extend(
+        value.mover_threats.iter().chain(&value.opponent_threats).chain(&value.crossings).map(|&w| f64::from(w)),
+    );
     weights.iter().map(|w| w / UNITS_PER_LOGIT).collect()
 }
 
@@ -260,6 +278,9 @@ pub fn weights_file(weights: &[f64], data_hash: u64, description: String) -> Wei
             weights[..COMBINATIONS].iter().map(units).collect(),
             weights[COMBINATIONS..CONSTANT].iter().map(units).collect(),
             vec![units(&weights[CONSTANT])],
+            weights[MOVER_THREATS..OPPONENT_THREATS].iter().map(units).collect(),
+            weights[OPPONENT_THREATS..CROSSING_WEIGHTS].iter().map(units).collect(),
+            weights[CROSSING_WEIGHTS..].iter().map(units).collect(),
         ],
     }
 }
@@ -423,11 +444,20 @@ mod tests {
         weights[5] = 1.5;
         weights[COMBINATIONS + 7] = -2.0;
         weights[CONSTANT] = 0.25;
+        weights[MOVER_THREATS + 2] = 0.5;
+        weights[OPPONENT_THREATS + 11] = -1.0;
+        weights[CROSSING_WEIGHTS + 8 * 4 + 6] = 0.75;
         let file = weights_file(&weights, 9, "test".into());
         let decoded = ValueWeights::decode(&weights_format::encode(&file)).unwrap();
         assert_eq!(decoded.mover[5], (1.5 * UNITS_PER_LOGIT) as i32);
         assert_eq!(decoded.opponent[7], (-2.0 * UNITS_PER_LOGIT) as i32);
         assert_eq!(decoded.constant, (0.25 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(decoded.mover_threats[2], (0.5 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(decoded.opponent_threats[11], -UNITS_PER_LOGIT as i32);
+        assert_eq!(decoded.crossings[8 * 4 + 6], (0.75 * UNITS_PER_LOGIT) as i32);
+        assert_eq!(decoded.mover_threats.iter().chain(&decoded.opponent_threats).filter(|&&w| w != 0).count(), 2);
+        // The features and the stored weights are in the same order.
+        assert_eq!(logits_of(&decoded), weights);
         assert_eq!(file_logits(&file).len(), PARAMETERS);
         assert_foreign_and_damaged_files_refused(&file, ValueWeights::decode);
     }
