@@ -46,6 +46,10 @@ const INFINITY: i32 = MATE + 1;
 /// Evaluations are clamped inside this, far from the mate scores.
 const MAX_EVALUATION: i32 = 20_000;
 
+/// The score of a side all of whose searched moves lose by force when the search left some of
+/// its quiet moves out: below every evaluation, but no proof, since a move left out may hold.
+const UNPROVEN_LOSS: i32 = -(MAX_EVALUATION + 1);
+
 /// Nodes between two looks at the clock and the stop flag.
 pub const NODES_PER_CHECK: u64 = 1024;
 
@@ -194,8 +198,10 @@ pub fn analyze_gomoku(position: &Mnk, limits: &GomokuLimits, report: &mut dyn Fn
 enum NodeMoves {
     /// The result is known without a search: the score, and the move to play for it.
     Decided(i32, Cell),
-    /// The moves to search, best first, and what made them the node's moves.
-    Search { moves: Vec<Cell>, kind: MoveKind },
+    /// The moves to search, best first, what made them the node's moves, and whether they are
+    /// all the moves that matter (false when the quiet candidates were cut to the node's
+    /// width).
+    Search { moves: Vec<Cell>, kind: MoveKind, complete: bool },
 }
 
 /// Why a node's moves are what they are, which decides what they cost.
@@ -393,7 +399,7 @@ impl<'a> Searcher<'a> {
             if threats.len() > 1 {
                 return NodeMoves::Decided(-win_in(ply, 1), block);
             }
-            return NodeMoves::Search { moves: vec![block], kind: MoveKind::FourBlock };
+            return NodeMoves::Search { moves: vec![block], kind: MoveKind::FourBlock, complete: true };
         }
         // 3. Our open four (or double four) wins: the opponent has no five to answer with.
         if let Some(four) = self.board.winning_four_points(side).first() {
@@ -418,7 +424,7 @@ impl<'a> Searcher<'a> {
             }
             let moves = self.sorted(defences.union(&own_fours).iter());
             return match moves.first() {
-                Some(_) => NodeMoves::Search { moves, kind: MoveKind::ThreeDefence },
+                Some(_) => NodeMoves::Search { moves, kind: MoveKind::ThreeDefence, complete: true },
                 None => NodeMoves::Decided(-win_in(ply, 3), opponent_wins.first().expect("not empty")),
             };
         }
@@ -438,8 +444,9 @@ impl<'a> Searcher<'a> {
                 None => return NodeMoves::Decided(0, centre),
             }
         }
+        let complete = moves.len() <= width;
         moves.truncate(width);
-        NodeMoves::Search { moves, kind: MoveKind::Quiet }
+        NodeMoves::Search { moves, kind: MoveKind::Quiet, complete }
     }
 
     fn table_index(&self, key: u64) -> usize {
@@ -455,7 +462,7 @@ impl<'a> Searcher<'a> {
             NodeMoves::Decided(score, mv) => {
                 return GomokuResult { best_move: mv, score, depth: 0, nodes: self.nodes, pv: vec![mv] };
             }
-            NodeMoves::Search { moves, kind } => {
+            NodeMoves::Search { moves, kind, .. } => {
                 self.root_kind = kind;
                 moves.into_iter().map(|cell| (cell, 0)).collect::<Vec<(Cell, i32)>>()
             }
@@ -505,7 +512,7 @@ impl<'a> Searcher<'a> {
     fn analyze(&mut self, limits: &GomokuLimits, report: &mut dyn FnMut(&[GomokuLine], u32, u64)) {
         let mut moves = match self.node_moves(0, ANALYSIS_WIDTH) {
             NodeMoves::Decided(score, mv) => return report(&[GomokuLine { pv: vec![mv], score }], 0, self.nodes),
-            NodeMoves::Search { moves, kind } => {
+            NodeMoves::Search { moves, kind, .. } => {
                 self.root_kind = kind;
                 moves
             }
@@ -599,9 +606,9 @@ impl<'a> Searcher<'a> {
         // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
         //    the table's move first.
         let width = if ply <= 1 { FIRST_PLY_WIDTH } else { DEEPER_WIDTH };
-        let (mut moves, kind) = match self.node_moves(ply, width) {
+        let (mut moves, kind, complete) = match self.node_moves(ply, width) {
             NodeMoves::Decided(score, _) => return score,
-            NodeMoves::Search { moves, kind } => (moves, kind),
+            NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
         };
         if depth == 0 && kind == MoveKind::Quiet {
             return self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
@@ -645,7 +652,11 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
-        // 4. Store the result with its bound.
+        // 4. A loss proven among some of the quiet moves only is no proof.
+        if !complete && best_score <= -MATE_BOUND {
+            best_score = UNPROVEN_LOSS;
+        }
+        // 5. Store the result with its bound.
         let bound = if best_score <= original_alpha {
             Bound::Upper
         } else if best_score >= beta {
@@ -775,6 +786,21 @@ mod tests {
         let result = search(&position, 4);
         assert_eq!(result.best_move, cell(&position, "M8"));
         assert_eq!(result.proven(), Some(true));
+    }
+
+    #[test]
+    fn a_loss_among_cut_quiet_moves_proves_nothing() {
+        // From a game against Rapfi (ponder Black): White's H8 made an open three. Before the
+        // rule, the search called Black's J8 a win proven at depth 8 (J8 J10 H12 ...), though
+        // White's J10 there was only one of the 12 quiet moves searched, and then played that
+        // "won" game in a second a move, and lost it. `ponder-solve` finds no win for Black.
+        let position = gomoku(&["G9", "K6", "H10", "G8", "J11", "F8", "K10", "H8"]);
+        let result = search(&position, 8);
+        assert_eq!(result.proven(), None, "score {} pv {:?}", result.score, result.pv);
+        assert_eq!(result.depth, 8);
+        // A proof through forced moves only still counts: Black's open four.
+        let open_four = gomoku(&["F8", "F10", "G8", "G10", "H8", "H10"]);
+        assert_eq!(search(&open_four, 4).proven(), Some(true));
     }
 
     #[test]
