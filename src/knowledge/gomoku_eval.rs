@@ -117,10 +117,6 @@ pub enum ThreatKind {
     Winning,
 }
 
-/// The kinds in the order of their counts.
-pub const THREAT_KINDS: [ThreatKind; 4] =
-    [ThreatKind::Four, ThreatKind::OpenFour, ThreatKind::OpenThree, ThreatKind::Winning];
-
 /// The threat steps of one colour: a count of cells of a kind at least this large. A step's
 /// weight counts for every step reached, so the value of a count is the sum of its steps'.
 pub const THREAT_STEPS: [(ThreatKind, u16); 12] = [
@@ -221,8 +217,9 @@ fn combination_packing(combination: usize) -> u16 {
 }
 
 /// The trained (or hand-set) position value: a weight per combination of the side to move's
-/// empty cells and of the opponent's, a constant, and a weight per threat step of the side to
-/// move and of the opponent ([`THREAT_STEPS`]), in [`UNITS_PER_LOGIT`] units.
+/// empty cells and of the opponent's, a constant, a weight per threat step of the side to move
+/// and of the opponent ([`THREAT_STEPS`]), and a weight per crossing ([`CROSSINGS`]), in
+/// [`UNITS_PER_LOGIT`] units.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueWeights {
     pub mover: Vec<i32>,
@@ -234,8 +231,8 @@ pub struct ValueWeights {
 }
 
 /// The value as the evaluation reads it: per packing of four shapes the side to move's and the
-/// opponent's cell weight, the constant, and per side (mover, opponent), threat kind and count
-/// (capped) the sum of the steps reached.
+/// opponent's cell weight, the constant, per side (mover, opponent), threat kind and count
+/// (capped) the sum of the steps reached, and the crossings' weights.
 pub struct ValueTables {
     packed: [Box<[i32]>; 2],
     constant: i32,
@@ -576,8 +573,7 @@ impl PatternEvaluation {
         mover.iter().zip(opponent).map(|(&mine, &theirs)| crossing_of(mine, theirs)).filter(|&crossing| crossing != 0)
     }
 
-    /// How many of `color`'s empty cells are of each [`ThreatKind`] (in [`THREAT_KINDS`]
-    /// order).
+    /// How many of `color`'s empty cells are of each [`ThreatKind`] (indexed by the kind).
     pub fn threat_counts(&self, color: Color) -> [u16; 4] {
         self.threat_counts[color.index()]
     }

@@ -254,6 +254,8 @@ struct Searcher<'a> {
     aborted: bool,
     /// What the root's moves are (forced answers are never reduced).
     root_kind: MoveKind,
+    /// Quiet candidates a node searches: within the first ply, and deeper.
+    widths: [usize; 2],
 }
 
 /// A mate score stored in the table counts from the node, not from the root.
@@ -313,6 +315,7 @@ impl<'a> Searcher<'a> {
             stop: limits.stop,
             aborted: false,
             root_kind: MoveKind::Quiet,
+            widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
         };
         for index in 0..cells {
             if !searcher.board.is_empty(Cell(index as u16)) {
@@ -605,7 +608,7 @@ impl<'a> Searcher<'a> {
         }
         // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
         //    the table's move first.
-        let width = if ply <= 1 { FIRST_PLY_WIDTH } else { DEEPER_WIDTH };
+        let width = self.widths[usize::from(ply > 1)];
         let (mut moves, kind, complete) = match self.node_moves(ply, width) {
             NodeMoves::Decided(score, _) => return score,
             NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
@@ -790,17 +793,26 @@ mod tests {
 
     #[test]
     fn a_loss_among_cut_quiet_moves_proves_nothing() {
-        // From a game against Rapfi (ponder Black): White's H8 made an open three. Before the
-        // rule, the search called Black's J8 a win proven at depth 8 (J8 J10 H12 ...), though
-        // White's J10 there was only one of the 12 quiet moves searched, and then played that
-        // "won" game in a second a move, and lost it. `ponder-solve` finds no win for Black.
-        let position = gomoku(&["G9", "K6", "H10", "G8", "J11", "F8", "K10", "H8"]);
-        let result = search(&position, 8);
-        assert_eq!(result.proven(), None, "score {} pv {:?}", result.score, result.pv);
-        assert_eq!(result.depth, 8);
+        // A middle game from self-play. With one quiet candidate a node, the search used to
+        // take a loss of the one move searched as the node's, and so called the root proven
+        // (checked: it did); searched past the width, another move holds there. Such a loss
+        // is now no proof.
+        let position = gomoku(&["L7", "F9", "K5", "E8", "K8", "G10", "D7", "K7"]);
+        let narrow = search_with_widths(&position, 5, [1, 1]);
+        assert_eq!(narrow.proven(), None, "score {} pv {:?}", narrow.score, narrow.pv);
+        assert_eq!(search(&position, 5).proven(), None);
         // A proof through forced moves only still counts: Black's open four.
         let open_four = gomoku(&["F8", "F10", "G8", "G10", "H8", "H10"]);
-        assert_eq!(search(&open_four, 4).proven(), Some(true));
+        assert_eq!(search_with_widths(&open_four, 4, [1, 1]).proven(), Some(true));
+    }
+
+    /// The search of `position` to `depth` with `widths` quiet candidates a node.
+    fn search_with_widths(position: &Mnk, depth: u32, widths: [usize; 2]) -> GomokuResult {
+        let never = AtomicBool::new(false);
+        let limits = GomokuLimits::to_depth(depth, &never);
+        let mut searcher = Searcher::new(position, &limits, GomokuTable::new().entries);
+        searcher.widths = widths;
+        searcher.iterative_deepening(&limits)
     }
 
     #[test]
