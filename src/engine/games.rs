@@ -592,13 +592,18 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
     }
 }
 
+/// How near an unproven Gomoku win rate may come to 1 or 0: a viewer must tell an evaluation
+/// (or the search's "every move searched loses" score, far out on the curve) from a proof.
+const UNPROVEN_WIN_RATE_MARGIN: f64 = 0.001;
+
 /// The win rate an alpha-beta score stands for: 1 or 0 when proven, else the evaluation's
-/// logistic curve.
+/// logistic curve, within [`UNPROVEN_WIN_RATE_MARGIN`] of them.
 fn gomoku_win_rate(score: i32) -> f64 {
     if score.abs() >= gomoku_alphabeta::MATE_BOUND {
         return if score > 0 { 1.0 } else { 0.0 };
     }
-    1.0 / (1.0 + (-f64::from(score) / crate::knowledge::gomoku_eval::UNITS_PER_LOGIT).exp())
+    let curve = 1.0 / (1.0 + (-f64::from(score) / crate::knowledge::gomoku_eval::UNITS_PER_LOGIT).exp());
+    curve.clamp(UNPROVEN_WIN_RATE_MARGIN, 1.0 - UNPROVEN_WIN_RATE_MARGIN)
 }
 
 /// `lz-analyze` and `kata-analyze` for Gomoku (with `alphabeta` on): the alpha-beta's exact
@@ -632,6 +637,20 @@ mod tests {
     use crate::protocol::command::parse_command;
     use crate::search::gomoku_alphabeta::search_gomoku;
     use crate::search::reversi_alphabeta::search_midgame;
+
+    #[test]
+    fn only_proven_gomoku_scores_show_as_certain() {
+        use gomoku_alphabeta::{MATE, MATE_BOUND};
+        assert_eq!(gomoku_win_rate(MATE - 7), 1.0);
+        assert_eq!(gomoku_win_rate(-(MATE - 7)), 0.0);
+        assert_eq!(gomoku_win_rate(0), 0.5);
+        // The largest scores short of a proof (as a node whose searched moves all lost gives
+        // its parent) show as 99.9% and 0.1%, not as 100% and 0%.
+        let shown = |score: i32| format!("{:.1}%", 100.0 * gomoku_win_rate(score));
+        assert_eq!(shown(MATE_BOUND - 1), "99.9%");
+        assert_eq!(shown(-(MATE_BOUND - 1)), "0.1%");
+        assert_eq!(shown(300), "73.1%");
+    }
 
     /// Runs one command line on the session, as a front end would.
     fn run_line(session: &mut Session, line: &str) -> Result<String, crate::engine::GtpError> {
