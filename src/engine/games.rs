@@ -679,6 +679,21 @@ mod tests {
             .collect()
     }
 
+    /// The Gomoku position after `moves` (`COLOUR VERTEX`, as [`node_limited_commands`] plays
+    /// them).
+    fn gomoku_after(moves: &[&str]) -> Mnk {
+        let mut position = Mnk::new(&MnkConfig::gomoku());
+        for text in moves {
+            position.play(position.parse_move(&text[2..]).unwrap()).unwrap();
+        }
+        position
+    }
+
+    /// The alpha-beta limits [`node_limited_commands`]' 100 visits stand for, and no others.
+    fn hundred_visit_limits(never: &std::sync::atomic::AtomicBool) -> GomokuLimits<'_> {
+        GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, never) }
+    }
+
     /// Each move of an analysis line (`info move M … FIELD V …`) with the value of `field`.
     fn info_fields(line: &str, field: &str) -> Vec<(String, String)> {
         line.split("info move ")
@@ -832,13 +847,9 @@ mod tests {
         assert_eq!(tree, 0, "no MCTS tree");
         assert!(!reply.contains("scoreLead"), "Gomoku has no score to lead by: {reply}");
         // The last line holds the deepest depth the node limit completed, move by move.
-        let mut position = Mnk::new(&MnkConfig::gomoku());
-        for mv in moves {
-            position.play(position.parse_move(&mv[2..]).unwrap()).unwrap();
-        }
+        let position = gomoku_after(&moves);
         let never = std::sync::atomic::AtomicBool::new(false);
-        let limits =
-            GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let limits = hundred_visit_limits(&never);
         let mut expected = Vec::new();
         gomoku_alphabeta::analyze_gomoku(&position, &limits, &mut |lines, _, _| {
             expected = lines
@@ -865,13 +876,9 @@ mod tests {
         let (second, _) = session_reply("gomoku", &commands(1));
         assert_eq!(first, second);
         assert_eq!(tree, 0, "the alpha-beta search decided: no MCTS tree");
-        let mut position = Mnk::new(&MnkConfig::gomoku());
-        for text in moves {
-            position.play(position.parse_move(&text[2..]).unwrap()).unwrap();
-        }
+        let position = gomoku_after(&moves);
         let never = std::sync::atomic::AtomicBool::new(false);
-        let limits =
-            GomokuLimits { max_nodes: Some(100 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let limits = hundred_visit_limits(&never);
         let expected = search_gomoku(&position, &limits).unwrap();
         assert_eq!(first, position.format_move(expected.best_move));
         let (_, tree) = session_reply("gomoku", &commands(0));
