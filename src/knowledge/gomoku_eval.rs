@@ -501,9 +501,9 @@ impl PatternEvaluation {
             // A cell that was taken already: nothing of it counts.
             return;
         }
-        let [mover_table, opponent_table] = &self.value.packed;
-        // Per colour, the traits of the cell before and after.
-        let mut traits = [[0u8; 2]; 2];
+        // Per colour, the packed shapes before and after: most stones change no shape of most
+        // cells that see them, and then nothing else changes either.
+        let mut packings = [[0u16; 2]; 2];
         for color in [Color::Black, Color::White] {
             let side = color.index();
             let old = self.packed_shapes[side][index];
@@ -517,6 +517,16 @@ impl PatternEvaluation {
                     packed = packed & !(7 << (3 * direction)) | shape << (3 * direction);
                 }
             }
+            packings[side] = [old, packed];
+        }
+        if packings.iter().all(|&[old, packed]| old == packed) {
+            return;
+        }
+        let [mover_table, opponent_table] = &self.value.packed;
+        // Per colour, the traits of the cell before and after.
+        let mut traits = [[0u8; 2]; 2];
+        for side in 0..2 {
+            let [old, packed] = packings[side];
             self.packed_shapes[side][index] = packed;
             let (old, packed) = (usize::from(old), usize::from(packed));
             self.value_totals[side][0] += mover_table[packed] - mover_table[old];

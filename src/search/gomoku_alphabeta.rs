@@ -389,7 +389,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The forced-move rules at a node `ply` plies from the root (see the module doc), then the
-    /// candidate moves, `width` at most.
+    /// candidate moves, `width` at most (a width of 0 at the horizon, where only the kind
+    /// matters, skips scoring and sorting them).
     fn node_moves(&mut self, ply: u32, width: usize) -> NodeMoves {
         let (side, opponent) = (self.to_move, self.to_move.opponent());
         // 1. A five wins now.
@@ -431,7 +432,11 @@ impl<'a> Searcher<'a> {
                 None => NodeMoves::Decided(-win_in(ply, 3), opponent_wins.first().expect("not empty")),
             };
         }
-        // 5. A quiet position: cells near the stones, best first.
+        // 5. A quiet position: cells near the stones, best first (none at the horizon, where
+        //    the quiescence search takes over and only the kind matters).
+        if width == 0 {
+            return NodeMoves::Search { moves: Vec::new(), kind: MoveKind::Quiet, complete: false };
+        }
         let cells = self.board.width() * self.board.height();
         let candidates = (0..cells)
             .map(|index| Cell(index as u16))
@@ -608,7 +613,7 @@ impl<'a> Searcher<'a> {
         }
         // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
         //    the table's move first.
-        let width = self.widths[usize::from(ply > 1)];
+        let width = if depth == 0 { 0 } else { self.widths[usize::from(ply > 1)] };
         let (mut moves, kind, complete) = match self.node_moves(ply, width) {
             NodeMoves::Decided(score, _) => return score,
             NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
