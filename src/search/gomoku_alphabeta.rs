@@ -15,7 +15,9 @@
 //!
 //! Only the block of a four is free of depth (a four and its block count one ply); the answers
 //! to an open three cost a ply like any move but are never reduced, and late quiet moves are
-//! searched shallower first (late move reductions).
+//! searched shallower first (late move reductions). A quiet null-window node one or two plies
+//! from the horizon whose evaluation lies far outside the window is cut without its moves
+//! (reverse futility pruning and razoring).
 //!
 //! At the leaves a quiescence search follows the forcing moves: blocks of the opponent's four
 //! and a few plies of the side to move's own fours (a short VCF), so a leaf is never scored in
@@ -69,6 +71,17 @@ const DEEPER_WIDTH: usize = 12;
 const LMR_MIN_DEPTH: u32 = 3;
 const LMR_FULL_MOVES: usize = 3;
 const LMR_DEEPER_FROM: usize = 8;
+
+/// Shallow pruning of quiet null-window nodes, as chess engines and Rapfi do. With at most
+/// `FUTILITY_DEPTH` plies left, an evaluation `FUTILITY_MARGIN` a ply above beta cuts at once
+/// (reverse futility: a quiet position that good is rarely lost within a ply or two that the
+/// quiescence would not see). With `RAZOR_DEPTH` ply left, an evaluation `RAZOR_MARGIN` below
+/// alpha asks the quiescence search only, and cuts when it agrees. The depths and margins were
+/// chosen by self-play matches (see `weights/README.md`).
+const FUTILITY_DEPTH: u32 = 2;
+const FUTILITY_MARGIN: i32 = 100;
+const RAZOR_DEPTH: u32 = 1;
+const RAZOR_MARGIN: i32 = 200;
 
 /// The side to move's own fours the quiescence search follows at a leaf (each answered by the
 /// forced block): a short VCF.
@@ -621,6 +634,11 @@ impl<'a> Searcher<'a> {
         if depth == 0 && kind == MoveKind::Quiet {
             return self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
         }
+        if kind == MoveKind::Quiet
+            && let Some(score) = self.shallow_cut(depth, ply, alpha, beta)
+        {
+            return score;
+        }
         if known
             && entry.best != NO_MOVE
             && let Some(at) = moves.iter().position(|cell| cell.0 == entry.best)
@@ -680,6 +698,25 @@ impl<'a> Searcher<'a> {
             bound,
         };
         best_score
+    }
+
+    /// Shallow pruning at a quiet null-window node (see [`FUTILITY_DEPTH`]): the score to
+    /// return without searching the moves, if any.
+    fn shallow_cut(&mut self, depth: u32, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        if beta - alpha != 1 || beta.abs() >= MATE_BOUND || depth > FUTILITY_DEPTH.max(RAZOR_DEPTH) {
+            return None;
+        }
+        let value = self.position_value();
+        if depth <= FUTILITY_DEPTH && value - FUTILITY_MARGIN * depth as i32 >= beta {
+            return Some(value);
+        }
+        if depth <= RAZOR_DEPTH && value + RAZOR_MARGIN <= alpha {
+            let score = self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The leaf search: forced blocks, the evaluation as a stand-pat score, and up to `fours`
@@ -818,6 +855,33 @@ mod tests {
         let mut searcher = Searcher::new(position, &limits, GomokuTable::new().entries);
         searcher.widths = widths;
         searcher.iterative_deepening(&limits)
+    }
+
+    #[test]
+    fn shallow_cuts_need_a_quiet_null_window_node_near_the_horizon_and_a_margin() {
+        // A quiet middle game: no four or open three on the board.
+        let position = gomoku(&["H8", "J9", "J7", "G9", "H10", "K8"]);
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(&position, &GomokuLimits::to_depth(4, &stop), vec![Entry::default(); 1 << 10]);
+        assert!(matches!(searcher.node_moves(2, DEEPER_WIDTH), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
+        let value = searcher.position_value();
+        // Reverse futility: the margin grows with the plies left.
+        let window = |beta: i32| (beta - 1, beta);
+        let (alpha, beta) = window(value - FUTILITY_MARGIN);
+        assert_eq!(searcher.shallow_cut(1, 2, alpha, beta), Some(value));
+        assert_eq!(searcher.shallow_cut(2, 2, alpha, beta), None, "two plies need twice the margin");
+        let (alpha, beta) = window(value - 2 * FUTILITY_MARGIN);
+        assert_eq!(searcher.shallow_cut(2, 2, alpha, beta), Some(value));
+        assert_eq!(searcher.shallow_cut(3, 2, alpha, beta), None, "too far from the horizon");
+        assert_eq!(searcher.shallow_cut(1, 2, alpha - 5, beta), None, "not a null window");
+        // Razoring: far below alpha the quiescence decides, and agrees here.
+        let (alpha, beta) = window(value + RAZOR_MARGIN + 1_000);
+        let razored = searcher.shallow_cut(1, 2, alpha, beta).expect("the quiescence finds nothing better");
+        assert!(razored <= alpha);
+        assert_eq!(searcher.shallow_cut(2, 2, alpha, beta), None, "razoring is one ply from the horizon only");
+        // Near alpha neither applies.
+        let (alpha, beta) = window(value);
+        assert_eq!(searcher.shallow_cut(1, 2, alpha, beta), None);
     }
 
     #[test]
