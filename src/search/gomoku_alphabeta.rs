@@ -84,8 +84,10 @@ const RAZOR_DEPTH: u32 = 1;
 const RAZOR_MARGIN: i32 = 200;
 
 /// The side to move's own fours the quiescence search follows at a leaf (each answered by the
-/// forced block): a short VCF.
-const QUIESCENCE_FOURS: u32 = 3;
+/// forced block): a short VCF. Two beat three in self-play, and one did not beat two (see
+/// `weights/README.md`): the root's threat search and the forced-move rules find the longer
+/// ones, and a leaf's long VCF costs nodes the main search needs.
+const QUIESCENCE_FOURS: u32 = 2;
 
 /// Own fours tried at each quiescence node, the best-scored first.
 const QUIESCENCE_FOUR_WIDTH: usize = 4;
