@@ -72,7 +72,7 @@ const LMR_MIN_DEPTH: u32 = 3;
 const LMR_FULL_MOVES: usize = 3;
 const LMR_DEEPER_FROM: usize = 8;
 
-/// Shallow pruning of quiet null-window nodes, as chess engines and Rapfi do. With at most
+/// Shallow pruning of quiet null-window nodes, as chess engines do. With at most
 /// `FUTILITY_DEPTH` plies left, an evaluation `FUTILITY_MARGIN` a ply above beta cuts at once
 /// (reverse futility: a quiet position that good is rarely lost within a ply or two that the
 /// quiescence would not see). With `RAZOR_DEPTH` ply left, an evaluation `RAZOR_MARGIN` below
