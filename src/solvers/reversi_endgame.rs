@@ -19,17 +19,15 @@
 //!   opponent's mobility alone, below that empties are tried in quadrant-parity order (odd
 //!   quadrants first); stability cutoffs still apply, and the last two empties have dedicated
 //!   code that counts the last flip directly;
-//! - with two or more threads, null-window nodes with at least [`SPLIT_EMPTIES`] empties
-//!   split Young-Brothers-Wait style: the first move is searched alone, the others in parallel
-//!   (rayon), and a cutoff in one aborts its siblings; the root's later moves are searched in
-//!   parallel too.
+//! - with two or more threads, nodes with at least [`SPLIT_EMPTIES`] empties split
+//!   Young-Brothers-Wait style: the first move is searched alone, the others in parallel
+//!   (rayon), handed out best first to whichever thread is free, and a cutoff in one aborts
+//!   its siblings. Null-window nodes, principal-variation nodes and the root all split.
 
 use std::io::{self, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::games::{Color, Game, zobrist_keys};
@@ -45,7 +43,7 @@ pub const SHALLOW_EMPTIES: u32 = 7;
 /// per move, no table, and far fewer nodes below than the parity order alone.
 const SHALLOW_SORT_EMPTIES: u32 = 7;
 
-/// Null-window nodes with at least this many empties may split among threads.
+/// Nodes with at least this many empties may split among threads.
 pub const SPLIT_EMPTIES: u32 = 12;
 
 /// Null-window nodes with at least this many empties look their children up in the table
@@ -956,11 +954,7 @@ impl Worker<'_> {
             }
         };
         if self.shared.parallel {
-            list[1..].par_iter().for_each(|mv| {
-                let mut worker = Worker { shared: self.shared, nodes: 0 };
-                search_other(&mut worker, mv);
-                worker.flush();
-            });
+            in_order_on_idle_threads(self.shared, &list[1..], stop, search_other);
         } else {
             for mv in &list[1..] {
                 search_other(self, mv);
@@ -1110,6 +1104,19 @@ impl Worker<'_> {
         let mut best = -SCORE_INFINITY;
         let mut best_square = NO_SQUARE;
         for (index, mv) in list[..count].iter().enumerate() {
+            // Past the first move, big principal-variation nodes search the others in
+            // parallel (without it, the threads starve while the search walks down the PV).
+            if index == 1 && self.shared.parallel && empties >= SPLIT_EMPTIES && count > 2 {
+                let (score, square) = self.split_pv(player, opponent, alpha, beta, empties, &list[1..count], stop);
+                if stop.is_set() {
+                    return alpha;
+                }
+                if score > best {
+                    best = score;
+                    best_square = square;
+                }
+                break;
+            }
             let child_player = opponent & !mv.flipped;
             let child_opponent = player | mv.flipped | 1u64 << mv.square;
             let score = if index == 0 {
@@ -1311,6 +1318,46 @@ impl Worker<'_> {
         best
     }
 
+    /// The later moves of a principal-variation node in parallel: each a null-window probe
+    /// against the best score found so far, re-searched with the window when it beats it; a
+    /// move reaching `beta` aborts the others. Returns the best score and its square.
+    #[allow(clippy::too_many_arguments)]
+    fn split_pv(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        moves: &[ScoredMove],
+        stop: &Abort,
+    ) -> (i32, u8) {
+        let cutoff = AtomicBool::new(false);
+        let abort = Abort { flag: &cutoff, parent: Some(stop) };
+        let best = Mutex::new((-SCORE_INFINITY, NO_SQUARE));
+        let best_so_far = AtomicI32::new(alpha);
+        in_order_on_idle_threads(self.shared, moves, &abort, |worker, mv| {
+            let (child_player, child_opponent) = (opponent & !mv.flipped, player | mv.flipped | 1u64 << mv.square);
+            let current = best_so_far.load(Ordering::Relaxed);
+            let mut score = -worker.nws(child_player, child_opponent, -current - 1, empties - 1, &abort);
+            if score > current && score < beta && !abort.is_set() {
+                score = -worker.pvs(child_player, child_opponent, -beta, -current, empties - 1, &abort);
+            }
+            if abort.is_set() {
+                return;
+            }
+            if score >= beta {
+                cutoff.store(true, Ordering::Relaxed);
+            }
+            let mut best = best.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if score > best.0 {
+                *best = (score, mv.square);
+                best_so_far.fetch_max(score, Ordering::Relaxed);
+            }
+        });
+        best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Searches `moves` in parallel against `alpha`; a move proving `> alpha` aborts the
     /// others. Returns the best proven score and its square.
     fn split(
@@ -1324,32 +1371,27 @@ impl Worker<'_> {
     ) -> (i32, u8) {
         let cutoff = AtomicBool::new(false);
         let abort = Abort { flag: &cutoff, parent: Some(stop) };
-        let shared = self.shared;
-        let results: Vec<Option<(i32, u8)>> = moves
-            .par_iter()
-            .map(|mv| {
-                if abort.is_set() {
-                    return None;
-                }
-                let mut worker = Worker { shared, nodes: 0 };
-                let score = -worker.nws(
-                    opponent & !mv.flipped,
-                    player | mv.flipped | 1u64 << mv.square,
-                    -alpha - 1,
-                    empties - 1,
-                    &abort,
-                );
-                worker.flush();
-                if abort.is_set() {
-                    return None;
-                }
-                if score > alpha {
-                    cutoff.store(true, Ordering::Relaxed);
-                }
-                Some((score, mv.square))
-            })
-            .collect();
-        results.into_iter().flatten().max_by_key(|&(score, _)| score).unwrap_or((-SCORE_INFINITY, NO_SQUARE))
+        let best = Mutex::new((-SCORE_INFINITY, NO_SQUARE));
+        in_order_on_idle_threads(self.shared, moves, &abort, |worker, mv| {
+            let score = -worker.nws(
+                opponent & !mv.flipped,
+                player | mv.flipped | 1u64 << mv.square,
+                -alpha - 1,
+                empties - 1,
+                &abort,
+            );
+            if abort.is_set() {
+                return;
+            }
+            if score > alpha {
+                cutoff.store(true, Ordering::Relaxed);
+            }
+            let mut best = best.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if score > best.0 {
+                *best = (score, mv.square);
+            }
+        });
+        best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Null-window search without table or sorting for few empties: empties are tried in odd
@@ -1568,6 +1610,36 @@ impl Worker<'_> {
         }
         if best < SCORE_INFINITY { best } else { final_score(player, 2) }
     }
+}
+
+/// Searches `moves` (sorted best first) on the calling thread and the pool's idle threads:
+/// each takes the next move no one has taken, so a thread that comes free searches the
+/// likeliest cutoff left (a thief of a split slice would take its tail, the least likely).
+/// No move is handed out once `abort` is set.
+fn in_order_on_idle_threads<'a>(
+    shared: &'a Shared<'a>,
+    moves: &[ScoredMove],
+    abort: &Abort,
+    search: impl Fn(&mut Worker<'a>, &ScoredMove) + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    let take_moves = || {
+        let mut worker = Worker { shared, nodes: 0 };
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= moves.len() || abort.is_set() {
+                break;
+            }
+            search(&mut worker, &moves[index]);
+        }
+        worker.flush();
+    };
+    rayon::scope(|scope| {
+        for _ in 1..moves.len().min(rayon::current_num_threads()) {
+            scope.spawn(|_| take_moves());
+        }
+        take_moves();
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1813,13 +1885,58 @@ mod tests {
             let position = random_position(&mut rng, empties);
             let serial = solve(&position, 1);
             let parallel = solve(&position, 2);
+            let many = solve(&position, 4);
             assert_eq!(serial.score, parallel.score);
+            assert_eq!(serial.score, many.score);
+            assert_eq!(score_after(&position, many.best_move.unwrap()), serial.score);
             let mut moves = Vec::new();
             position.legal_moves(&mut moves);
             let best_by_children = moves.iter().map(|&mv| score_after(&position, mv)).max();
             assert_eq!(Some(serial.score), best_by_children);
             assert_eq!(score_after(&position, serial.best_move.unwrap()), serial.score);
             assert_eq!(score_after(&position, parallel.best_move.unwrap()), serial.score);
+        }
+    }
+
+    #[test]
+    fn parallel_principal_variation_split_keeps_the_window_contract() {
+        // split_pv on four threads against every kind of window: a score at or above beta is a
+        // move reaching it, a score at or below alpha means no move beats alpha, and a score
+        // inside is the exact best with a move that reaches it.
+        let mut rng = SmallRng::seed_from_u64(21);
+        let table = TranspositionTable::new(16);
+        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: true, evaluator: None };
+        let never = AtomicBool::new(false);
+        let stop = Abort { flag: &never, parent: None };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let mut checked = 0;
+        while checked < 8 {
+            let position = random_position(&mut rng, 13);
+            let (player, opponent) = (position.player_discs(), position.opponent_discs());
+            let mut list = [ScoredMove::default(); 40];
+            let count = list_moves(player, opponent, legal_move_mask(player, opponent), &mut list);
+            if count < 3 {
+                continue;
+            }
+            checked += 1;
+            let value_of = |square: u8| score_after(&position, ReversiMove::square(square as usize));
+            let best_value = list[..count].iter().map(|mv| value_of(mv.square)).max().unwrap();
+            for (alpha, beta) in
+                [(best_value - 1, best_value + 1), (best_value + 1, 65), (-65, best_value - 1), (-65, 65)]
+            {
+                let (score, square) = pool.install(|| {
+                    let mut worker = Worker { shared: &shared, nodes: 0 };
+                    worker.split_pv(player, opponent, alpha, beta, 13, &list[..count], &stop)
+                });
+                if score >= beta {
+                    assert!(value_of(square) >= beta, "window ({alpha}, {beta}): {score} at {square}");
+                } else if score <= alpha {
+                    assert!(best_value <= alpha, "window ({alpha}, {beta}): {score}, best {best_value}");
+                } else {
+                    assert_eq!(score, best_value, "window ({alpha}, {beta})");
+                    assert_eq!(value_of(square), best_value);
+                }
+            }
         }
     }
 
