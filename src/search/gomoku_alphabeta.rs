@@ -94,8 +94,8 @@ const QUIESCENCE_FOUR_WIDTH: usize = 4;
 
 /// A move's ordering score weighs what it makes for the side to move (attack) against what it
 /// takes from the opponent (defence) in these proportions.
-const ATTACK_WEIGHT: i32 = 3;
-const DEFENCE_WEIGHT: i32 = 2;
+const ATTACK_WEIGHT: i32 = 2;
+const DEFENCE_WEIGHT: i32 = 1;
 
 /// The deepest iteration without a depth limit.
 const DEFAULT_MAX_DEPTH: u32 = 64;
