@@ -93,7 +93,8 @@ const QUIESCENCE_FOURS: u32 = 2;
 const QUIESCENCE_FOUR_WIDTH: usize = 4;
 
 /// A move's ordering score weighs what it makes for the side to move (attack) against what it
-/// takes from the opponent (defence) in these proportions.
+/// takes from the opponent (defence) in these proportions: 2 : 1 beat 3 : 2 in self-play, and
+/// 1 : 1 lost to it (see `weights/README.md`).
 const ATTACK_WEIGHT: i32 = 2;
 const DEFENCE_WEIGHT: i32 = 1;
 

@@ -1849,6 +1849,15 @@ mod tests {
         solve_endgame(position, &options).expect("not stopped")
     }
 
+    /// Runs `run` with what a test needs to drive a [`Worker`] directly: a small table shared
+    /// without the evaluation (threads split when `parallel`) and a stop flag never set.
+    fn with_worker_context<R>(parallel: bool, run: impl FnOnce(&Shared, &Abort) -> R) -> R {
+        let table = TranspositionTable::new(16);
+        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel, evaluator: None };
+        let never = AtomicBool::new(false);
+        run(&shared, &Abort { flag: &never, parent: None })
+    }
+
     /// The score after playing `mv`, from the mover's side, by the solver itself.
     fn score_after(position: &Reversi, mv: ReversiMove) -> i32 {
         let mut child = position.clone();
@@ -1904,69 +1913,65 @@ mod tests {
         // move reaching it, a score at or below alpha means no move beats alpha, and a score
         // inside is the exact best with a move that reaches it.
         let mut rng = SmallRng::seed_from_u64(21);
-        let table = TranspositionTable::new(16);
-        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: true, evaluator: None };
-        let never = AtomicBool::new(false);
-        let stop = Abort { flag: &never, parent: None };
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-        let mut checked = 0;
-        while checked < 8 {
-            let position = random_position(&mut rng, 13);
-            let (player, opponent) = (position.player_discs(), position.opponent_discs());
-            let mut list = [ScoredMove::default(); 40];
-            let count = list_moves(player, opponent, legal_move_mask(player, opponent), &mut list);
-            if count < 3 {
-                continue;
-            }
-            checked += 1;
-            let value_of = |square: u8| score_after(&position, ReversiMove::square(square as usize));
-            let best_value = list[..count].iter().map(|mv| value_of(mv.square)).max().unwrap();
-            for (alpha, beta) in
-                [(best_value - 1, best_value + 1), (best_value + 1, 65), (-65, best_value - 1), (-65, 65)]
-            {
-                let (score, square) = pool.install(|| {
-                    let mut worker = Worker { shared: &shared, nodes: 0 };
-                    worker.split_pv(player, opponent, alpha, beta, 13, &list[..count], &stop)
-                });
-                if score >= beta {
-                    assert!(value_of(square) >= beta, "window ({alpha}, {beta}): {score} at {square}");
-                } else if score <= alpha {
-                    assert!(best_value <= alpha, "window ({alpha}, {beta}): {score}, best {best_value}");
-                } else {
-                    assert_eq!(score, best_value, "window ({alpha}, {beta})");
-                    assert_eq!(value_of(square), best_value);
+        with_worker_context(true, |shared, stop| {
+            let mut checked = 0;
+            while checked < 8 {
+                let position = random_position(&mut rng, 13);
+                let (player, opponent) = (position.player_discs(), position.opponent_discs());
+                let mut list = [ScoredMove::default(); 40];
+                let count = list_moves(player, opponent, legal_move_mask(player, opponent), &mut list);
+                if count < 3 {
+                    continue;
+                }
+                checked += 1;
+                let value_of = |square: u8| score_after(&position, ReversiMove::square(square as usize));
+                let best_value = list[..count].iter().map(|mv| value_of(mv.square)).max().unwrap();
+                for (alpha, beta) in
+                    [(best_value - 1, best_value + 1), (best_value + 1, 65), (-65, best_value - 1), (-65, 65)]
+                {
+                    let (score, square) = pool.install(|| {
+                        let mut worker = Worker { shared, nodes: 0 };
+                        worker.split_pv(player, opponent, alpha, beta, 13, &list[..count], stop)
+                    });
+                    if score >= beta {
+                        assert!(value_of(square) >= beta, "window ({alpha}, {beta}): {score} at {square}");
+                    } else if score <= alpha {
+                        assert!(best_value <= alpha, "window ({alpha}, {beta}): {score}, best {best_value}");
+                    } else {
+                        assert_eq!(score, best_value, "window ({alpha}, {beta})");
+                        assert_eq!(value_of(square), best_value);
+                    }
                 }
             }
-        }
+        });
     }
 
     #[test]
     fn aspiration_from_any_guess_finds_the_exact_score() {
         // Guesses far off on either side, and near: every fail-low and fail-high re-search path.
         let mut rng = SmallRng::seed_from_u64(13);
-        let table = TranspositionTable::new(16);
-        let shared = Shared { table: &table, nodes: AtomicU64::new(0), parallel: false, evaluator: None };
-        let never = AtomicBool::new(false);
-        let stop = Abort { flag: &never, parent: None };
-        for round in 0..12 {
-            let position = random_position(&mut rng, 10 + round % 4);
-            let (player, opponent) = (position.player_discs(), position.opponent_discs());
-            let moves = legal_move_mask(player, opponent);
-            if moves == 0 {
-                continue;
+        with_worker_context(false, |shared, stop| {
+            for round in 0..12 {
+                let position = random_position(&mut rng, 10 + round % 4);
+                let (player, opponent) = (position.player_discs(), position.opponent_discs());
+                let moves = legal_move_mask(player, opponent);
+                if moves == 0 {
+                    continue;
+                }
+                let exact = solve(&position, 1).score;
+                for guess in [-64, -20, exact - 2, exact, exact + 2, 20, 64] {
+                    let mut worker = Worker { shared, nodes: 0 };
+                    let mut list = [ScoredMove::default(); 40];
+                    let empties = position.empty_squares().count_ones();
+                    let count = worker.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
+                    let (score, square) =
+                        worker.aspiration_search(player, opponent, &mut list[..count], Some(guess), empties, stop);
+                    assert_eq!(score, exact, "guess {guess}: {}", position.board_text());
+                    assert_eq!(score_after(&position, ReversiMove::square(square as usize)), exact);
+                }
             }
-            let exact = solve(&position, 1).score;
-            for guess in [-64, -20, exact - 2, exact, exact + 2, 20, 64] {
-                let mut worker = Worker { shared: &shared, nodes: 0 };
-                let mut list = [ScoredMove::default(); 40];
-                let empties = position.empty_squares().count_ones();
-                let count = worker.order_moves(player, opponent, moves, NO_SQUARE, empties, &mut list);
-                let (score, square) =
-                    worker.aspiration_search(player, opponent, &mut list[..count], Some(guess), empties, &stop);
-                assert_eq!(score, exact, "guess {guess}: {}", position.board_text());
-                assert_eq!(score_after(&position, ReversiMove::square(square as usize)), exact);
-            }
-        }
+        });
     }
 
     #[test]
