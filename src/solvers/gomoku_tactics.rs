@@ -5,9 +5,8 @@
 //! point; win by VCF, then by VCT, within the budget; when the opponent threatens to win (a VCF
 //! if we passed, or an open three), keep only the moves that still leave it no VCF and no
 //! immediate open four, verified by re-running its VCF. One verified defence is played; among
-//! several, the one the threat priors rate highest (the MCTS alone may miss a deep VCF). With no
-//! threat on either side the search decides. Among several defences, those after which the
-//! opponent has no VCT either are preferred.
+//! several the search decides, as it does with no threat on either side (a defence may also
+//! win by a line the threat searches do not see).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -18,7 +17,7 @@ use super::gomoku_vcf::{
 use crate::games::mnk::gomoku_knowledge::{self, five_points};
 use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
-use crate::games::{Color, Game, Outcome, Prior};
+use crate::games::{Color, Game, Outcome};
 use crate::search::NodeThreats;
 
 /// [`solve_vcf`] or [`solve_vct`].
@@ -96,35 +95,16 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     } else {
         defences
     };
-    // Among several defences, those that also leave the opponent no VCT come first.
-    let defences = match defences.as_slice() {
-        [_, _, ..] => {
-            let vct = VcfOptions { max_nodes: limits.defence_nodes, ..VcfOptions::vct() };
-            let safe = defences_without_vct(position, &defences, &vct, stop);
-            if safe.is_empty() { defences } else { safe }
-        }
-        _ => defences,
-    };
+    // One defence is played. Among several the search chooses: a defence may also build a win
+    // of our own that these threat searches do not see and the search does (in a lost game
+    // against Rapfi, a verified defence chosen here by its priors threw away the alpha-beta's
+    // proven win through another), and the search's forced-move rules see an open three, its
+    // threat knowledge the rest, and `genmove`'s refutation check the opponent's VCF or VCT
+    // after its choice.
     match defences.as_slice() {
-        [] => None,
         [only] => Some(*only),
-        several => Some(best_by_priors(position, several)),
+        _ => None,
     }
-}
-
-/// The `defences` after which the opponent has no VCT within `vct`'s limits (a search cut by
-/// its node limit or by `stop` counts as none found).
-fn defences_without_vct(position: &Mnk, defences: &[Cell], vct: &VcfOptions, stop: &AtomicBool) -> Vec<Cell> {
-    let opponent = position.to_move().opponent();
-    defences
-        .iter()
-        .copied()
-        .filter(|&cell| {
-            let mut child = position.clone();
-            child.play_unchecked(cell);
-            child.outcome().is_some() || !matches!(solve_vct(&child, opponent, vct, stop).outcome, VcfOutcome::Win(_))
-        })
-        .collect()
 }
 
 /// The threat search the MCTS runs at its root and at its busier nodes ([`NodeThreats`]), for
@@ -297,20 +277,6 @@ fn verified_defences(
         }
     }
     Some(defences)
-}
-
-/// The move of `moves` with the best threat prior (value, then weight; the lowest cell on ties).
-fn best_by_priors(position: &Mnk, moves: &[Cell]) -> Cell {
-    let mut priors = vec![Prior::NONE; moves.len()];
-    position.move_priors(moves, &mut priors);
-    let mut best = 0;
-    for index in 1..moves.len() {
-        let (a, b) = (priors[index], priors[best]);
-        if a.value > b.value || (a.value == b.value && a.visits > b.visits) {
-            best = index;
-        }
-    }
-    moves[best]
 }
 
 /// The `ponder-solve` answer for the side to move: `win` and the whole forcing line (our moves
@@ -486,6 +452,7 @@ pub fn solve_won_positions(
 mod tests {
     use super::*;
     use crate::games::mnk::MnkConfig;
+    use crate::search::gomoku_alphabeta::{GomokuLimits, search_gomoku};
     use crate::search::tree::Proof;
     use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
     use crate::solvers::gomoku_vcf::{parse_vcf_puzzles_tsv, parse_won_positions_tsv};
@@ -563,14 +530,33 @@ mod tests {
     }
 
     #[test]
-    fn blocks_an_open_three() {
-        // Black's open three H8 J8 K8: White must answer next to it (G8 or L8) or at the far
-        // ends (F8, M8); anything else lets Black make an open four.
+    fn leaves_the_choice_among_several_defences_to_the_search() {
+        // Black's open three H8 J8 K8: White may answer next to it (G8 or L8) or at the far
+        // ends (F8, M8). With several defences the search chooses, and its forced-move rules
+        // allow only those (and White's own fours, which it has none of).
         let three = gomoku(&["H8", "A1", "J8", "A15", "K8"]);
-        let mv = tactics(&three).unwrap();
-        assert!(["F8", "G8", "L8", "M8"].map(|text| cell(&three, text)).contains(&mv), "{mv:?}");
+        assert_eq!(tactics(&three), None);
+        let stop = AtomicBool::new(false);
+        let searched = search_gomoku(&three, &GomokuLimits::to_depth(3, &stop)).unwrap();
+        let defences = ["F8", "G8", "L8", "M8"].map(|text| cell(&three, text));
+        assert!(defences.contains(&searched.best_move), "{searched:?}");
         // A quiet position needs no tactics.
         assert_eq!(tactics(&gomoku(&["H8", "J9"])), None);
+    }
+
+    #[test]
+    fn a_defence_that_wins_is_left_to_the_search() {
+        // From a game ponder lost as Black against Rapfi (2026-11-28, c-gomoku-cli, ponder
+        // 887259f, opening 1 of tests/data/gomoku/rapfi-match-openings-offset.txt, 12 plies in;
+        // Rapfi had announced a forced win for Black two plies before). White's split three
+        // H3 H4 H6 has several blocks; the root tactics chose H5 by its priors, White then held,
+        // and Black lost. H7 blocks it as well and wins: the alpha-beta proves it.
+        let position = gomoku(&["G6", "K6", "G7", "J5", "E6", "H4", "G3", "H6", "G4", "G5", "F5", "H3"]);
+        assert_eq!(tactics(&position), None);
+        let stop = AtomicBool::new(false);
+        let searched = search_gomoku(&position, &GomokuLimits::to_depth(6, &stop)).unwrap();
+        assert_eq!(searched.best_move, cell(&position, "H7"), "{searched:?}");
+        assert_eq!(searched.proven(), Some(true), "{searched:?}");
     }
 
     #[test]
