@@ -98,9 +98,10 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     // One defence is played. Among several the search chooses: a defence may also build a win
     // of our own that these threat searches do not see and the search does (in a lost game
     // against Rapfi, a verified defence chosen here by its priors threw away the alpha-beta's
-    // proven win through another), and the search's forced-move rules see an open three, its
-    // threat knowledge the rest, and `genmove`'s refutation check the opponent's VCF or VCT
-    // after its choice.
+    // proven win through another). The threat is not lost from sight: the alpha-beta's
+    // forced-move rules answer an open three, the MCTS restricts its root to the defences by
+    // its own threat search, and `genmove`'s refutation check looks for the opponent's VCF or
+    // VCT after either one's choice.
     match defences.as_slice() {
         [only] => Some(*only),
         _ => None,
