@@ -88,10 +88,11 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     // nothing else defends.
     let delaying_fours: Vec<Cell> =
         ThreatBoard::new(position).four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
+    // Only one defence or several matters below, so the checks stop at the second.
     let mut nodes = 0;
-    let defences = verified_defences(position, &candidates, &check, stop, &mut nodes)?;
+    let defences = verified_defences(position, &candidates, 2, &check, stop, &mut nodes)?;
     let defences = if defences.is_empty() {
-        verified_defences(position, &delaying_fours, &check, stop, &mut nodes)?
+        verified_defences(position, &delaying_fours, 2, &check, stop, &mut nodes)?
     } else {
         defences
     };
@@ -192,7 +193,7 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
         max_nodes: (share / candidates.len().max(1) as u64).max(MIN_DEFENCE_CHECK_NODES),
         ..VcfOptions::vcf()
     };
-    let defences = verified_defences(position, &candidates, &check, &never, &mut threats.nodes)
+    let defences = verified_defences(position, &candidates, usize::MAX, &check, &never, &mut threats.nodes)
         .unwrap_or_else(|| candidates.clone());
     threats.losing_moves = candidates.iter().copied().filter(|cell| !defences.contains(cell)).collect();
     threats.defences = Some(candidates);
@@ -240,10 +241,12 @@ pub fn opponent_wins_after(position: &Mnk, mv: Cell, limits: &RefutationLimits, 
 const MIN_DEFENCE_CHECK_NODES: u64 = 100;
 
 /// The candidates after which the opponent has no VCF and no immediate open four (or double
-/// four) that we cannot answer with a four; `None` when `stop` cut the checks short.
+/// four) that we cannot answer with a four, the first `most` of them; `None` when `stop` cut
+/// the checks short.
 fn verified_defences(
     position: &Mnk,
     candidates: &[Cell],
+    most: usize,
     check: &VcfOptions,
     stop: &AtomicBool,
     nodes: &mut u64,
@@ -251,6 +254,9 @@ fn verified_defences(
     let opponent = position.to_move().opponent();
     let mut defences = Vec::new();
     for &cell in candidates {
+        if defences.len() == most {
+            break;
+        }
         let mut child = position.clone();
         child.play_unchecked(cell);
         if child.outcome().is_some() {
