@@ -11,7 +11,8 @@
 //!   a double four) it may only play its own fours or a cell after which the opponent has no
 //!   such cell left (none: lost);
 //! - otherwise it tries the empty cells within two cells of a stone, best scored first (a
-//!   cell's score: what a stone there makes for either side), only the best few below the root.
+//!   cell's score: what a stone there makes for either side), only the best few below the root
+//!   (on the principal variation all of them, when the best few all lose by force).
 //!
 //! Only the block of a four is free of depth (a four and its block count one ply); the answers
 //! to an open three cost a ply like any move but are never reduced, and late quiet moves are
@@ -293,6 +294,16 @@ fn score_from_table(score: i32, ply: u32) -> i32 {
     } else {
         score
     }
+}
+
+/// What the move loop of a node needs to know about it.
+#[derive(Clone, Copy)]
+struct MoveStep {
+    kind: MoveKind,
+    depth: u32,
+    child_depth: u32,
+    ply: u32,
+    beta: i32,
 }
 
 /// How many plies shallower the `index`th move of a node with `depth` plies left is first
@@ -616,6 +627,9 @@ impl<'a> Searcher<'a> {
         let slot = self.table_index(key);
         let entry = self.table[slot];
         let known = entry.key == key;
+        // A principal-variation node does not take an unproven loss from the table: it widens
+        // such a node (step 4).
+        let principal = beta - alpha > 1;
         if known && u32::from(entry.depth) >= depth {
             let score = score_from_table(entry.score, ply);
             let cuts = match entry.bound {
@@ -623,7 +637,7 @@ impl<'a> Searcher<'a> {
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
             };
-            if cuts {
+            if cuts && !(principal && score.abs() == -UNPROVEN_LOSS) {
                 return score;
             }
         }
@@ -651,37 +665,30 @@ impl<'a> Searcher<'a> {
         // 3. PVS over the moves, late quiet ones reduced first.
         let child_depth = if kind == MoveKind::FourBlock { depth } else { depth.saturating_sub(1) };
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = moves[0];
-        for (index, &cell) in moves.iter().enumerate() {
-            self.play(cell);
-            let score = if index == 0 {
-                -self.negamax(child_depth, ply + 1, -beta, -alpha)
-            } else {
-                let reduction = late_move_reduction(kind, depth, index);
-                let probe = self.null_window_probe(child_depth, reduction, ply + 1, alpha);
-                if probe > alpha && probe < beta && !self.aborted {
-                    -self.negamax(child_depth, ply + 1, -beta, -alpha)
-                } else {
-                    probe
-                }
-            };
-            self.undo(cell);
-            if self.aborted {
+        let mut best = (-INFINITY, moves[0]);
+        let step = MoveStep { kind, depth, child_depth, ply, beta };
+        if self.search_moves(&moves, 0, &step, &mut alpha, &mut best) {
+            return 0;
+        }
+        // 4. When every one of the best-ordered quiet moves loses by force at a node of the
+        //    principal variation, the rest are searched too: the defence may be a cell the
+        //    order rates low (in games lost to Rapfi the search took such a line for a win and
+        //    played into it). Only principal-variation nodes widen: the root's score comes
+        //    from them, and they are few. Elsewhere such a loss is no proof.
+        let mut complete = complete;
+        if !complete
+            && best.0 <= -MATE_BOUND
+            && principal
+            && alpha < beta
+            && let NodeMoves::Search { moves: all, complete: all_complete, .. } = self.node_moves(ply, usize::MAX)
+        {
+            let rest: Vec<Cell> = all.into_iter().filter(|cell| !moves.contains(cell)).collect();
+            if self.search_moves(&rest, moves.len(), &step, &mut alpha, &mut best) {
                 return 0;
             }
-            if score > best_score {
-                best_score = score;
-                best_move = cell;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                break;
-            }
+            complete = all_complete;
         }
-        // 4. A loss proven among some of the quiet moves only is no proof.
+        let (mut best_score, best_move) = best;
         if !complete && best_score <= -MATE_BOUND {
             best_score = UNPROVEN_LOSS;
         }
@@ -701,6 +708,47 @@ impl<'a> Searcher<'a> {
             bound,
         };
         best_score
+    }
+
+    /// PVS over `moves` (the node's moves from index `first` on) at the node `step` describes,
+    /// raising `alpha` and `best` (score, move); true when the search was aborted.
+    fn search_moves(
+        &mut self,
+        moves: &[Cell],
+        first: usize,
+        step: &MoveStep,
+        alpha: &mut i32,
+        best: &mut (i32, Cell),
+    ) -> bool {
+        let MoveStep { kind, depth, child_depth, ply, beta } = *step;
+        for (index, &cell) in (first..).zip(moves) {
+            self.play(cell);
+            let score = if index == 0 {
+                -self.negamax(child_depth, ply + 1, -beta, -*alpha)
+            } else {
+                let reduction = late_move_reduction(kind, depth, index);
+                let probe = self.null_window_probe(child_depth, reduction, ply + 1, *alpha);
+                if probe > *alpha && probe < beta && !self.aborted {
+                    -self.negamax(child_depth, ply + 1, -beta, -*alpha)
+                } else {
+                    probe
+                }
+            };
+            self.undo(cell);
+            if self.aborted {
+                return true;
+            }
+            if score > best.0 {
+                *best = (score, cell);
+            }
+            if score > *alpha {
+                *alpha = score;
+            }
+            if *alpha >= beta {
+                break;
+            }
+        }
+        false
     }
 
     /// Shallow pruning at a quiet null-window node (see [`FUTILITY_DEPTH`]): the score to
@@ -849,6 +897,28 @@ mod tests {
         // A proof through forced moves only still counts: Black's open four.
         let open_four = gomoku(&["F8", "F10", "G8", "G10", "H8", "H10"]);
         assert_eq!(search_with_widths(&open_four, 4, [1, 1]).proven(), Some(true));
+    }
+
+    #[test]
+    fn a_principal_variation_node_whose_best_moves_lose_searches_the_rest() {
+        // A game ponder (Black) lost to Rapfi, after 16 stones. There the search of a 5 s move
+        // (12 plies deep) took the position for won: its line ended in a White node whose
+        // best-ordered moves all lost, scored "lost, unproven", beyond every evaluation. Rapfi
+        // defended, and Black lost. With one or two quiet candidates a node the same happens
+        // at depth 6 (checked: the old search scored 20001 at depths 6 to 9). On the principal
+        // variation such a node now searches its other moves too, one holds, and the root
+        // gets an evaluation.
+        let position =
+            gomoku(&["J7", "K9", "J9", "J8", "H7", "G7", "H6", "K8", "H8", "H5", "K6", "G9", "J6", "G6", "G8", "K5"]);
+        for widths in [[1, 1], [2, 2]] {
+            let narrow = search_with_widths(&position, 6, widths);
+            assert!(
+                narrow.score.abs() <= MAX_EVALUATION,
+                "widths {widths:?}: score {} pv {:?}",
+                narrow.score,
+                narrow.pv
+            );
+        }
     }
 
     /// The search of `position` to `depth` with `widths` quiet candidates a node.
