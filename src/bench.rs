@@ -208,6 +208,11 @@ pub struct ScalingLine {
     pub one_thread: f64,
     pub threads: usize,
     pub many_threads: f64,
+    /// The one-thread rate over as many playouts as the `threads` search made in the same
+    /// time, so over a tree as large: a search slows as its tree outgrows the caches, and
+    /// `threads` threads grow theirs `threads` times as fast. The ratio of `many_threads` to
+    /// this is the speedup at equal work (time for the same playouts at 1 and N threads).
+    pub one_thread_same_work: f64,
 }
 
 /// The games of the thread-scaling probe, in its order.
@@ -219,6 +224,7 @@ pub const SCALING_ROUNDS: usize = 3;
 /// The thread-scaling probe of `ponder bench --threads N`: for every game (or only `game`) a
 /// plain search (no early stop) from its usual start position for `seconds` at one thread,
 /// then at `threads` threads (forced, so the figure shows what was asked even past the cores),
+/// then at one thread again for as many playouts as the `threads` search made,
 /// [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a machine's
 /// clock speed and its neighbours change from second to second (one run on a 16-core machine
 /// gave one-thread figures from 44,000 to 63,000 playouts/s for the same binary), and turns
@@ -238,12 +244,22 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
         threads: usize,
         seconds: f64,
     ) -> ScalingLine {
-        let (mut one, mut many) = (Vec::new(), Vec::new());
+        let (mut one, mut many, mut same_work) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..SCALING_ROUNDS {
-            one.push(search_speed_for(&start, 1, seconds));
-            many.push(search_speed_for(&start, threads, seconds));
+            let duration = Some(Duration::from_secs_f64(seconds));
+            one.push(search_speed_for(&start, 1, duration, None).0);
+            let (rate, playouts) = search_speed_for(&start, threads, duration, None);
+            many.push(rate);
+            same_work.push(search_speed_for(&start, 1, None, Some(playouts)).0);
         }
-        ScalingLine { game, position, one_thread: median(&mut one), threads, many_threads: median(&mut many) }
+        ScalingLine {
+            game,
+            position,
+            one_thread: median(&mut one),
+            threads,
+            many_threads: median(&mut many),
+            one_thread_same_work: median(&mut same_work),
+        }
     }
     fn median(rates: &mut [f64]) -> f64 {
         rates.sort_by(f64::total_cmp);
@@ -270,15 +286,20 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
 }
 
 /// Playouts per second of a plain search (no early stop, threads forced) from `position` for
-/// `seconds`.
-fn search_speed_for<G: crate::games::Game>(position: &G, threads: usize, seconds: f64) -> f64 {
+/// `max_time` or `max_visits` playouts, and the playouts it made.
+fn search_speed_for<G: crate::games::Game>(
+    position: &G,
+    threads: usize,
+    max_time: Option<Duration>,
+    max_visits: Option<u64>,
+) -> (f64, u64) {
     use crate::search::{Limits, Search, SearchParams};
     let params = SearchParams { threads, force_threads: true, ..SearchParams::default() };
     let mut search = Search::new(params);
-    let limits = Limits { max_time: Some(Duration::from_secs_f64(seconds)), ..Limits::default() };
+    let limits = Limits { max_time, max_visits, ..Limits::default() };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let result = search.run(position, limits, &stop, 1, None);
-    result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-9)
+    (result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-9), result.playouts)
 }
 
 /// Playouts per second of a plain search (no early stop) from the empty 11x11 Hex board with
@@ -322,5 +343,22 @@ mod tests {
         let second = run_workload(Some("tictactoe"), 1).unwrap();
         assert_eq!(signature(&first), signature(&second));
         assert!(first.iter().all(|line| line.nodes > 0 && line.playouts > 0));
+    }
+
+    #[test]
+    fn the_same_work_rate_is_taken_over_the_playouts_of_the_threaded_search() {
+        use crate::games::Game;
+        use crate::games::connect4::{Connect4, Connect4Config};
+        let start = Connect4::new(&Connect4Config::default());
+        let (_, threaded) = search_speed_for(&start, 2, Some(Duration::from_millis(50)), None);
+        assert!(threaded > 0);
+        let (rate, one_thread) = search_speed_for(&start, 1, None, Some(threaded));
+        assert_eq!(one_thread, threaded);
+        assert!(rate > 0.0);
+        let lines = thread_scaling(Some("connect4"), 2, 0.02);
+        assert_eq!(lines.len(), 1);
+        let line = &lines[0];
+        assert_eq!((line.game, line.threads), ("connect4", 2));
+        assert!([line.one_thread, line.many_threads, line.one_thread_same_work].iter().all(|rate| *rate > 0.0));
     }
 }

@@ -569,18 +569,22 @@ fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> 
 }
 
 /// Thread scaling: the same plain search (no early stop) at 1 and N threads, every game, the
-/// median of three turns of a second each.
+/// median of three turns of a second each; and the speedup at equal work (the one-thread rate
+/// over as many playouts as the N threads made, so over as large a tree).
 fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
     for &threads in thread_counts.iter().filter(|&&threads| threads > 1) {
         for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             println!(
-                "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x",
+                "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x; \
+                 same work: {:>9.0} (1 thread), {:.2}x",
                 line.game,
                 line.position,
                 line.one_thread,
                 line.many_threads,
                 line.threads,
-                line.many_threads / line.one_thread.max(1e-9)
+                line.many_threads / line.one_thread.max(1e-9),
+                line.one_thread_same_work,
+                line.many_threads / line.one_thread_same_work.max(1e-9)
             );
         }
     }
