@@ -213,7 +213,13 @@ pub struct ScalingLine {
     /// `threads` threads grow theirs `threads` times as fast. The ratio of `many_threads` to
     /// this is the speedup at equal work (time for the same playouts at 1 and N threads).
     pub one_thread_same_work: f64,
+    /// Whether that run reached the N-thread playouts in every round: it stops after
+    /// [`SAME_WORK_MOST_SECONDS`], over a smaller tree then.
+    pub same_work_complete: bool,
 }
+
+/// The longest one-thread run of the equal-work figure (16 threads would ask for 16 s a round).
+pub const SAME_WORK_MOST_SECONDS: f64 = 3.0;
 
 /// The games of the thread-scaling probe, in its order.
 pub const SCALING_GAMES: [&str; 5] = ["gomoku", "hex", "reversi", "connect4", "nogo"];
@@ -224,8 +230,8 @@ pub const SCALING_ROUNDS: usize = 3;
 /// The thread-scaling probe of `ponder bench --threads N`: for every game (or only `game`) a
 /// plain search (no early stop) from its usual start position for `seconds` at one thread,
 /// then at `threads` threads (forced, so the figure shows what was asked even past the cores),
-/// then at one thread again for as many playouts as the `threads` search made,
-/// [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a machine's
+/// then at one thread again for as many playouts as the `threads` search made (for
+/// [`SAME_WORK_MOST_SECONDS`] at most), [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a machine's
 /// clock speed and its neighbours change from second to second (one run on a 16-core machine
 /// gave one-thread figures from 44,000 to 63,000 playouts/s for the same binary), and turns
 /// let both figures see the same spells. Playouts per second are a speed, so this part runs
@@ -245,12 +251,16 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
         seconds: f64,
     ) -> ScalingLine {
         let (mut one, mut many, mut same_work) = (Vec::new(), Vec::new(), Vec::new());
+        let mut same_work_complete = true;
+        let same_work_cap = Duration::from_secs_f64(SAME_WORK_MOST_SECONDS);
         for _ in 0..SCALING_ROUNDS {
             let duration = Some(Duration::from_secs_f64(seconds));
             one.push(search_speed_for(&start, 1, duration, None).0);
             let (rate, playouts) = search_speed_for(&start, threads, duration, None);
             many.push(rate);
-            same_work.push(search_speed_for(&start, 1, None, Some(playouts)).0);
+            let (rate, made) = search_speed_for(&start, 1, Some(same_work_cap), Some(playouts));
+            same_work.push(rate);
+            same_work_complete &= made >= playouts;
         }
         ScalingLine {
             game,
@@ -259,6 +269,7 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
             threads,
             many_threads: median(&mut many),
             one_thread_same_work: median(&mut same_work),
+            same_work_complete,
         }
     }
     fn median(rates: &mut [f64]) -> f64 {
@@ -359,6 +370,7 @@ mod tests {
         assert_eq!(lines.len(), 1);
         let line = &lines[0];
         assert_eq!((line.game, line.threads), ("connect4", 2));
+        assert!(line.same_work_complete, "a few thousand playouts take well under the cap");
         assert!([line.one_thread, line.many_threads, line.one_thread_same_work].iter().all(|rate| *rate > 0.0));
     }
 }

@@ -576,7 +576,7 @@ fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
         for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             println!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x; \
-                 same work: {:>9.0} (1 thread), {:.2}x",
+                 same work: {:>9.0} (1 thread), {:.2}x{}",
                 line.game,
                 line.position,
                 line.one_thread,
@@ -584,7 +584,12 @@ fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
                 line.threads,
                 line.many_threads / line.one_thread.max(1e-9),
                 line.one_thread_same_work,
-                line.many_threads / line.one_thread_same_work.max(1e-9)
+                line.many_threads / line.one_thread_same_work.max(1e-9),
+                if line.same_work_complete {
+                    String::new()
+                } else {
+                    format!(" (one thread stopped at {} s, over a smaller tree)", ponder::bench::SAME_WORK_MOST_SECONDS)
+                }
             );
         }
     }
