@@ -644,7 +644,7 @@ impl<'a> Searcher<'a> {
         // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
         //    the table's move first.
         let width = if depth == 0 { 0 } else { self.widths[usize::from(ply > 1)] };
-        let (mut moves, kind, complete) = match self.node_moves(ply, width) {
+        let (mut moves, kind, mut complete) = match self.node_moves(ply, width) {
             NodeMoves::Decided(score, _) => return score,
             NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
         };
@@ -675,7 +675,6 @@ impl<'a> Searcher<'a> {
         //    order rates low (in games lost to Rapfi the search took such a line for a win and
         //    played into it). Only principal-variation nodes widen: the root's score comes
         //    from them, and they are few. Elsewhere such a loss is no proof.
-        let mut complete = complete;
         if !complete
             && best.0 <= -MATE_BOUND
             && principal
