@@ -438,6 +438,21 @@ pub struct PatternEvaluation {
     /// Per cell and direction: the cells of the board up to five steps either way on that line
     /// ([`NO_CELL`] past the edge), the cells whose window in that line sees the cell.
     line_neighbours: Box<[[[u16; 10]; 4]]>,
+    /// Per stone of [`play`](PatternEvaluation::play) not taken back, newest last: the sums as
+    /// they were and where its cells start in `changed_cells`.
+    undo_marks: Vec<UndoMark>,
+    /// The cells whose packed shapes a stone of `play` changed, with the old shapes (black,
+    /// white).
+    changed_cells: Vec<(u16, [u16; 2])>,
+}
+
+/// The sums of a [`PatternEvaluation`] before a stone, and the first of its changed cells.
+#[derive(Clone, Copy)]
+struct UndoMark {
+    value_totals: [[i32; 2]; 2],
+    threat_counts: [[u16; 4]; 2],
+    crossing_totals: [i32; 2],
+    changed_from: usize,
 }
 
 /// A neighbour past the board's edge.
@@ -473,9 +488,11 @@ impl PatternEvaluation {
                     })
                 })
                 .collect(),
+            undo_marks: Vec::new(),
+            changed_cells: Vec::new(),
         };
         for index in 0..cells {
-            evaluation.rescore(board, Cell(index as u16), 0..4);
+            evaluation.rescore(board, Cell(index as u16), 0..4, false);
         }
         evaluation
     }
@@ -483,18 +500,52 @@ impl PatternEvaluation {
     /// Scores again the cells whose windows see `cell`, after a stone was put on it or taken
     /// off it: the cell in all four lines, the others in the line through `cell`.
     pub fn refresh_around(&mut self, board: &ThreatBoard, cell: Cell) {
-        self.rescore(board, cell, 0..4);
+        self.rescore_around(board, cell, false);
+    }
+
+    /// [`refresh_around`](PatternEvaluation::refresh_around) after a stone was put on `cell`,
+    /// noting what changed so that [`undo`](PatternEvaluation::undo) restores it without
+    /// scoring anything again (searches put and take back stones in order).
+    pub fn play(&mut self, board: &ThreatBoard, cell: Cell) {
+        self.undo_marks.push(UndoMark {
+            value_totals: self.value_totals,
+            threat_counts: self.threat_counts,
+            crossing_totals: self.crossing_totals,
+            changed_from: self.changed_cells.len(),
+        });
+        self.rescore_around(board, cell, true);
+    }
+
+    /// Takes back the last stone of [`play`](PatternEvaluation::play) not taken back yet: the
+    /// scores are again those of the board before it.
+    ///
+    /// # Panics
+    /// When no stone of `play` is left to take back.
+    pub fn undo(&mut self) {
+        let mark = self.undo_marks.pop().expect("undo needs a stone of play");
+        for (index, old) in self.changed_cells.drain(mark.changed_from..).rev() {
+            self.packed_shapes[0][usize::from(index)] = old[0];
+            self.packed_shapes[1][usize::from(index)] = old[1];
+        }
+        self.value_totals = mark.value_totals;
+        self.threat_counts = mark.threat_counts;
+        self.crossing_totals = mark.crossing_totals;
+    }
+
+    fn rescore_around(&mut self, board: &ThreatBoard, cell: Cell, journaled: bool) {
+        self.rescore(board, cell, 0..4, journaled);
         for direction in 0..4 {
             for slot in 0..10 {
                 let seen = self.line_neighbours[cell.0 as usize][direction][slot];
                 if seen != NO_CELL {
-                    self.rescore(board, Cell(seen), direction..direction + 1);
+                    self.rescore(board, Cell(seen), direction..direction + 1, journaled);
                 }
             }
         }
     }
 
-    fn rescore(&mut self, board: &ThreatBoard, cell: Cell, directions: std::ops::Range<usize>) {
+    /// Scores `cell` again in `directions`, noting its old shapes when `journaled`.
+    fn rescore(&mut self, board: &ThreatBoard, cell: Cell, directions: std::ops::Range<usize>, journaled: bool) {
         let index = cell.0 as usize;
         let empty = board.is_empty(cell);
         if !empty && self.packed_shapes[0][index] == 0 && self.packed_shapes[1][index] == 0 {
@@ -521,6 +572,9 @@ impl PatternEvaluation {
         }
         if packings.iter().all(|&[old, packed]| old == packed) {
             return;
+        }
+        if journaled {
+            self.changed_cells.push((cell.0, [packings[0][0], packings[1][0]]));
         }
         let [mover_table, opponent_table] = &self.value.packed;
         // Per colour, the traits of the cell before and after.
@@ -715,6 +769,34 @@ mod tests {
                 assert!(values.iter().all(|&value| value == values[0]), "{values:?}");
             }
         }
+    }
+
+    #[test]
+    fn undo_restores_the_scores_play_changed() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(16);
+        let mut board = ThreatBoard::empty(15, 15, false);
+        let mut evaluation = PatternEvaluation::new(&board);
+        let mut played = 0;
+        for _ in 0..300 {
+            let cell = board.cell(rng.random_range(2..13), rng.random_range(2..13));
+            if rng.random_bool(0.6) && board.is_empty(cell) {
+                let color = if played % 2 == 0 { Color::Black } else { Color::White };
+                board.play(color, cell);
+                evaluation.play(&board, cell);
+                played += 1;
+            } else if played > 0 {
+                board.undo();
+                evaluation.undo();
+                played -= 1;
+            }
+            let fresh = PatternEvaluation::new(&board);
+            assert_eq!(fresh.packed_shapes, evaluation.packed_shapes);
+            assert_eq!(fresh.value_totals, evaluation.value_totals);
+            assert_eq!(fresh.threat_counts, evaluation.threat_counts);
+            assert_eq!(fresh.crossing_totals, evaluation.crossing_totals);
+        }
+        assert!(played > 5, "the walk played too few stones: {played}");
     }
 
     #[test]

@@ -368,15 +368,16 @@ impl<'a> Searcher<'a> {
     }
 
     fn play(&mut self, cell: Cell) {
-        self.board.put(self.to_move, cell);
-        self.evaluation.refresh_around(&self.board, cell);
+        self.board.play(self.to_move, cell);
+        self.evaluation.play(&self.board, cell);
         self.count_near(cell, true);
         self.to_move = self.to_move.opponent();
     }
 
+    /// Takes back `cell`, the last move played.
     fn undo(&mut self, cell: Cell) {
-        self.board.remove(cell);
-        self.evaluation.refresh_around(&self.board, cell);
+        self.board.undo();
+        self.evaluation.undo();
         self.count_near(cell, false);
         self.to_move = self.to_move.opponent();
     }
@@ -446,9 +447,9 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 // The threats are the board's alone: the evaluation need not follow.
-                self.board.put(side, cell);
+                self.board.play(side, cell);
                 let stopped = self.board.winning_four_points(opponent).is_empty();
-                self.board.remove(cell);
+                self.board.undo();
                 if stopped {
                     defences.insert(cell);
                 }

@@ -264,11 +264,11 @@ impl<'a> ThreatSearch<'a> {
         let outer_cut = std::mem::replace(&mut self.depth_cut, false);
         let mut won = false;
         for cell in candidates {
-            self.board.put(attacker, cell);
+            self.board.play(attacker, cell);
             self.line.push(cell);
             let result = self.defender_turn(depth - 1);
             self.line.pop();
-            self.board.remove(cell);
+            self.board.undo();
             if result? {
                 won = true;
                 break;
@@ -331,11 +331,11 @@ impl<'a> ThreatSearch<'a> {
     }
 
     fn defend_with(&mut self, cell: Cell, depth: u8) -> Result<bool, Aborted> {
-        self.board.put(self.defender, cell);
+        self.board.play(self.defender, cell);
         self.line.push(cell);
         let result = self.attacker_turn(depth);
         self.line.pop();
-        self.board.remove(cell);
+        self.board.undo();
         result
     }
 
@@ -390,10 +390,10 @@ impl<'a> ThreatSearch<'a> {
         }
         let mut defences = Vec::new();
         for cell in zone.unwrap_or_default().iter() {
-            self.board.put(self.defender, cell);
+            self.board.play(self.defender, cell);
             let stops = self.board.winning_four_points(self.attacker).is_empty()
                 && self.board.five_points(self.attacker).is_empty();
-            self.board.remove(cell);
+            self.board.undo();
             if stops {
                 defences.push(cell);
             }
