@@ -118,6 +118,8 @@ pub struct MidgameContext<'a> {
     /// What the search keeps from one move of a game to the next (Reversi: its transposition
     /// table), of the search's own type; emptied when a new game starts.
     pub kept: &'a Mutex<Option<Box<dyn Any + Send>>>,
+    /// Whether the game's threat searches may narrow the search's root (`param_search solver`).
+    pub threat_checks: bool,
 }
 
 /// The move a game's own search chose.
@@ -132,6 +134,9 @@ pub struct MidgameAnswer<M> {
     pub proof: RootProof,
     /// The search's own score for the side to move, in the game's unit (Reversi: discs).
     pub score: f64,
+    /// Other moves in the search's order of preference, to play instead when the game's
+    /// `refuted_move` check finds that `mv` loses by force (empty: none offered).
+    pub alternatives: Vec<M>,
 }
 
 /// The hook of a game that plays `genmove` by its own search instead of MCTS (when the
@@ -383,11 +388,12 @@ impl<G: Game> GameState<G> {
             max_depth: Some(self.search.params().max_depth).filter(|&depth| depth > 0),
             stop: request.stop,
             kept: &self.midgame_kept,
+            threat_checks: self.search.params().solver,
         }
     }
 
     /// The game's own search's move, when it has one and the `alphabeta` parameter is on.
-    fn midgame_move(&self, position: &G, request: &SearchRequest) -> Option<(G::Move, SearchSummary)> {
+    fn midgame_move(&self, position: &G, request: &SearchRequest) -> Option<(SearchSummary, MidgameAnswer<G::Move>)> {
         let search = self.midgame.filter(|_| self.search.params().alpha_beta)?;
         let context = self.midgame_context(request);
         let started = Instant::now();
@@ -402,7 +408,7 @@ impl<G: Game> GameState<G> {
             pv: format_line(position, &answer.pv),
             score: Some(answer.score),
         };
-        Some((answer.mv, summary))
+        Some((summary, answer))
     }
 
     /// The game's own search's analysis, when it has one and the `alphabeta` parameter is on:
@@ -510,32 +516,24 @@ impl<G: Game> GameState<G> {
         Some(verdict)
     }
 
-    /// The search's choice `best` unless the `refuted_move` check finds the opponent wins by
-    /// force after it; then the first of the next root moves (in the search's order, not proven
-    /// lost, at most [`REFUTATION_CANDIDATES`] in all) that the check does not refute, or `best`
-    /// when every one tried is refuted or the budget runs out first.
+    /// The search's choice (the first of `candidates`) unless the `refuted_move` check finds the
+    /// opponent wins by force after it; then the first of the next candidates (the search's
+    /// other moves in its order, none proven lost; at most [`REFUTATION_CANDIDATES`] in all)
+    /// that the check does not refute, or the choice when every one tried is refuted or the
+    /// budget runs out first.
     fn unrefuted_move(
         &self,
         position: &G,
-        result: &SearchResult<G::Move>,
-        best: G::Move,
+        candidates: Vec<G::Move>,
         refuted: RefutedMoveHook<G>,
         budget: Option<Duration>,
         interrupt: &AtomicBool,
     ) -> G::Move {
         let threads = self.search.params().threads;
-        let candidates = std::iter::once(best)
-            .chain(
-                result
-                    .moves
-                    .iter()
-                    .filter(|stats| stats.mv != best && stats.proof != Proof::MoverLoses)
-                    .map(|stats| stats.mv),
-            )
-            .take(REFUTATION_CANDIDATES);
+        let best = candidates[0];
         with_deadline(budget, interrupt, |stop| {
             let context = SolveContext { threads, budget, stop };
-            for mv in candidates {
+            for &mv in candidates.iter().take(REFUTATION_CANDIDATES) {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
@@ -785,18 +783,34 @@ impl<G: Game> ActiveGame for GameState<G> {
             }
             return Ok(GenMove::Move(text, summary));
         }
-        // The search gets what the solver left of the move's time; MCTS less the share kept for
-        // checking its choice (the game's own search is not checked: it reads the threats
-        // itself).
+        // The search gets what the solver left of the move's time, less the share kept for
+        // checking its choice where the game has such a check: a forcing win of the opponent
+        // can lie deeper than either search sees (a Gomoku VCT of nine threats, say).
         let mut request = request;
         let refuted_move =
             self.solver.as_ref().and_then(|hooks| hooks.refuted_move).filter(|_| self.search.params().solver);
         let move_time = request.limits.max_time;
         let interrupt = request.stop;
         let solving = solve_started.elapsed();
-        request.limits.max_time = request.limits.max_time.map(|time| time.saturating_sub(solving));
-        request.limits.target_time = request.limits.target_time.map(|time| time.saturating_sub(solving));
-        if let Some((mv, summary)) = self.midgame_move(&position, &request) {
+        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
+        request.limits.max_time =
+            request.limits.max_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
+        request.limits.target_time =
+            request.limits.target_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
+        if let Some((mut summary, answer)) = self.midgame_move(&position, &request) {
+            let mut mv = answer.mv;
+            if let Some(refuted) = refuted_move
+                && answer.proof == RootProof::Unknown
+            {
+                let budget = move_time.map(|time| time.saturating_sub(solve_started.elapsed()));
+                let candidates = std::iter::once(mv).chain(answer.alternatives).collect();
+                mv = self.unrefuted_move(&position, candidates, refuted, budget, interrupt);
+                if mv != answer.mv {
+                    // The search's line and value were those of the refuted move.
+                    summary.mv = position.format_move(mv);
+                    summary.pv = vec![summary.mv.clone()];
+                }
+            }
             if commit {
                 let start = position.clone();
                 position.play(mv).map_err(play_error)?;
@@ -804,9 +818,6 @@ impl<G: Game> ActiveGame for GameState<G> {
             }
             return Ok(GenMove::Move(summary.mv.clone(), Some(summary)));
         }
-        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
-        request.limits.max_time = request.limits.max_time.map(|time| time.mul_f64(search_share));
-        request.limits.target_time = request.limits.target_time.map(|time| time.mul_f64(search_share));
         let result = self.run_search(&position, request);
         // Resign only a decided game: when the search proved every move lost (a value-based
         // threshold would give up games a weak opponent may still throw away).
@@ -820,7 +831,13 @@ impl<G: Game> ActiveGame for GameState<G> {
             && result.root_proof == RootProof::Unknown
         {
             let budget = move_time.map(|time| time.saturating_sub(solve_started.elapsed()));
-            mv = self.unrefuted_move(&position, &result, mv, refuted, budget, interrupt);
+            let alternatives = result
+                .moves
+                .iter()
+                .filter(|stats| stats.mv != mv && stats.proof != Proof::MoverLoses)
+                .map(|stats| stats.mv);
+            let candidates = std::iter::once(mv).chain(alternatives).collect();
+            mv = self.unrefuted_move(&position, candidates, refuted, budget, interrupt);
         }
         // The optional value threshold (off by default): a well-searched best move that rarely
         // wins.

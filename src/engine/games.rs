@@ -2,6 +2,7 @@
 //! game brings.
 
 use std::sync::PoisonError;
+use std::time::Instant;
 
 use super::active_game::{
     ActiveGame, GameState, MidgameAnswer, MidgameContext, MidgameLine, SOLVER_SHARE, SolveContext, SolverHooks,
@@ -20,7 +21,7 @@ use crate::search::reversi_alphabeta::{MidgameLimits, MidgameTable, search_midga
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
 use crate::solvers::connect4 as connect4_solver;
-use crate::solvers::gomoku_tactics::{self, RefutationLimits, TacticsLimits};
+use crate::solvers::gomoku_tactics::{self, DefenceLimits, RefutationLimits, TacticsLimits};
 use crate::solvers::hex_solver::{self, SolveValue};
 use crate::solvers::reversi_endgame::{self, solve_endgame};
 use crate::solvers::{hex_tree_knowledge, hex_vc};
@@ -278,6 +279,7 @@ fn reversi_midgame_move(position: &Reversi, context: &MidgameContext) -> Option<
         pv: result.pv,
         proof: score_proof(result.exact, discs),
         score: discs,
+        alternatives: Vec::new(),
     })
 }
 
@@ -546,7 +548,24 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 /// In play (`param_search alphabeta`, after the root's threat tactics found nothing to force):
 /// the move of the alpha-beta search with the pattern evaluation.
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
-    let limits = gomoku_limits(context);
+    let started = Instant::now();
+    // Against a forcing win the opponent threatens, only the moves that stop it are searched.
+    let root_moves = context.threat_checks.then(|| {
+        let seconds = context.max_time.map_or(DEFENCE_SECONDS_WITHOUT_CLOCK, |time| time.as_secs_f64());
+        gomoku_tactics::forcing_defences(position, &DefenceLimits::for_seconds(seconds), context.stop)
+    });
+    let mut limits = gomoku_limits(context);
+    if let Some(Some(moves)) = root_moves {
+        log::info!(
+            "{}: the opponent threatens a forcing win; searching {} moves that stop it",
+            position.to_move(),
+            moves.len()
+        );
+        limits.root_moves = Some(moves);
+    }
+    let spent = started.elapsed();
+    limits.max_time = limits.max_time.map(|time| time.saturating_sub(spent));
+    limits.target_time = limits.target_time.map(|time| time.saturating_sub(spent));
     // The table of this game's earlier moves (a new one at a game's first search).
     let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
     if !kept.as_ref().is_some_and(|kept| kept.is::<GomokuTable>()) {
@@ -578,7 +597,15 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         Some(_) => f64::from(result.score.signum() * (gomoku_alphabeta::MATE - result.score.abs())),
         None => f64::from(result.score),
     };
-    Some(MidgameAnswer { mv: result.best_move, value, nodes: result.nodes, pv: result.pv, proof, score })
+    Some(MidgameAnswer {
+        mv: result.best_move,
+        value,
+        nodes: result.nodes,
+        pv: result.pv,
+        proof,
+        score,
+        alternatives: result.alternatives,
+    })
 }
 
 /// The Gomoku alpha-beta's limits for a move or an analysis.
@@ -589,8 +616,14 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
         max_nodes: context.max_visits.map(|visits| visits.saturating_mul(GOMOKU_NODES_PER_PLAYOUT)),
         max_depth: context.max_depth.unwrap_or(0),
         stop: context.stop,
+        root_moves: None,
     }
 }
+
+/// The move time the defence checks of [`gomoku_alphabeta_move`] are sized for when the move
+/// has no time limit (a visit limit, a depth limit): node limits only, so the same answer on
+/// every machine.
+const DEFENCE_SECONDS_WITHOUT_CLOCK: f64 = 1.0;
 
 /// How near an unproven Gomoku win rate may come to 1 or 0: a viewer must tell an evaluation
 /// (or the search's "every move searched loses" score, far out on the curve) from a proof.
@@ -883,6 +916,37 @@ mod tests {
         assert_eq!(first, position.format_move(expected.best_move));
         let (_, tree) = session_reply("gomoku", &commands(0));
         assert!(tree > 0);
+    }
+
+    #[test]
+    fn gomoku_genmove_replaces_an_alpha_beta_move_the_opponent_refutes() {
+        use crate::search::gomoku_alphabeta::GomokuLimits;
+        // Black to move after 16 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt). A 10-visit alpha-beta prefers
+        // a move after which White wins by a VCT the search is far too shallow to see.
+        let moves = [
+            "b K7", "w K6", "b H10", "w L6", "b J6", "w L8", "b K5", "w L7", "b L5", "w J5", "b M8", "w H7", "b L9",
+            "w K10", "b K9", "w J9",
+        ];
+        let position = gomoku_after(&moves);
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits =
+            GomokuLimits { max_nodes: Some(10 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let searched = search_gomoku(&position, &limits).unwrap();
+        let refutes =
+            |mv: Cell| gomoku_tactics::opponent_wins_after(&position, mv, &RefutationLimits::default(), &never);
+        assert!(refutes(searched.best_move), "the search's move {}", position.format_move(searched.best_move));
+        // genmove plays the first of the search's other moves that the check does not refute.
+        let commands = |solver: u8| {
+            let settings = ["param_search max_visits 10".to_string(), format!("param_search solver {solver}")];
+            let settings: Vec<&str> = settings.iter().map(String::as_str).collect();
+            node_limited_commands(&settings, 1, &moves, "genmove b")
+        };
+        let (answer, _) = session_reply("gomoku", &commands(1));
+        let expected = searched.alternatives.iter().copied().find(|&mv| !refutes(mv)).expect("an unrefuted move");
+        assert_eq!(answer, position.format_move(expected));
+        // Without the solver's checks the search's move stands.
+        assert_eq!(session_reply("gomoku", &commands(0)).0, position.format_move(searched.best_move));
     }
 
     #[test]

@@ -114,13 +114,16 @@ pub struct GomokuLimits<'a> {
     pub max_depth: u32,
     /// Set from another thread to end the search with the best move found so far.
     pub stop: &'a AtomicBool,
+    /// The root moves to search, when a threat search has ruled the others out (none of them
+    /// a candidate of the root: every candidate is searched).
+    pub root_moves: Option<Vec<Cell>>,
 }
 
 impl<'a> GomokuLimits<'a> {
     /// A search to `max_depth` plies and no other limit than `stop`: the same result on every
     /// machine.
     pub fn to_depth(max_depth: u32, stop: &'a AtomicBool) -> GomokuLimits<'a> {
-        GomokuLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop }
+        GomokuLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, root_moves: None }
     }
 }
 
@@ -137,6 +140,10 @@ pub struct GomokuResult {
     pub nodes: u64,
     /// The expected line, starting with `best_move`.
     pub pv: Vec<Cell>,
+    /// The other root moves not proven lost, in the order of the last iteration's scores (the
+    /// others' scores are bounds, so the order past the first few is rough): what to play
+    /// instead if a check finds `best_move` loses by force.
+    pub alternatives: Vec<Cell>,
 }
 
 impl GomokuResult {
@@ -496,10 +503,18 @@ impl<'a> Searcher<'a> {
         // 1. The root's forced-move rules may decide at once.
         let mut root = match self.node_moves(0, usize::MAX) {
             NodeMoves::Decided(score, mv) => {
-                return GomokuResult { best_move: mv, score, depth: 0, nodes: self.nodes, pv: vec![mv] };
+                return GomokuResult {
+                    best_move: mv,
+                    score,
+                    depth: 0,
+                    nodes: self.nodes,
+                    pv: vec![mv],
+                    alternatives: Vec::new(),
+                };
             }
             NodeMoves::Search { moves, kind, .. } => {
                 self.root_kind = kind;
+                let moves = self.allowed_root_moves(moves, kind, limits.root_moves.as_deref());
                 moves.into_iter().map(|cell| (cell, 0)).collect::<Vec<(Cell, i32)>>()
             }
         };
@@ -541,7 +556,26 @@ impl<'a> Searcher<'a> {
             }
         }
         let pv = self.principal_variation(best.0, completed_depth.max(1));
-        GomokuResult { best_move: best.0, score: best.1, depth: completed_depth, nodes: self.nodes, pv }
+        let alternatives = root
+            .iter()
+            .filter(|&&(cell, score)| cell != best.0 && score > -MATE_BOUND)
+            .map(|&(cell, _)| cell)
+            .collect();
+        GomokuResult { best_move: best.0, score: best.1, depth: completed_depth, nodes: self.nodes, pv, alternatives }
+    }
+
+    /// The root's `moves` (of `kind`) that `allowed` lets through, best-ordered first; in a
+    /// quiet position the allowed empty cells the order left out follow (a defence may lie
+    /// farther from the stones than the candidates). All of `moves` when nothing is allowed.
+    fn allowed_root_moves(&self, moves: Vec<Cell>, kind: MoveKind, allowed: Option<&[Cell]>) -> Vec<Cell> {
+        let Some(allowed) = allowed else { return moves };
+        let mut kept: Vec<Cell> = moves.iter().copied().filter(|cell| allowed.contains(cell)).collect();
+        if kind == MoveKind::Quiet {
+            let left_out: Vec<Cell> =
+                allowed.iter().copied().filter(|&cell| self.board.is_empty(cell) && !kept.contains(&cell)).collect();
+            kept.extend(self.sorted(left_out.into_iter()));
+        }
+        if kept.is_empty() { moves } else { kept }
     }
 
     /// [`analyze_gomoku`]'s deepening.

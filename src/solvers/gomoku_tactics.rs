@@ -171,22 +171,9 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
     }
     // 4. The defence set, each candidate checked against the opponent's VCF.
     let board = ThreatBoard::new(position);
-    let mut candidates = line.clone();
+    let mut candidates = defence_candidates(&board, side, &line, by_threes);
     candidates.extend(three_blocks.unwrap_or_default());
     candidates.extend(board.four_points(side).iter());
-    if by_threes {
-        // A VCT's line is one branch of its proof, and a three can be spoilt from afar: every
-        // empty cell on the lines of its attacking moves within four cells counts, and so do
-        // our own threes.
-        for &attack in line.iter().step_by(2) {
-            for direction in 0..LINE_DIRECTIONS.len() {
-                for steps in (-4..=4).filter(|&steps| steps != 0) {
-                    candidates.extend(board.step(attack, direction, steps).filter(|&cell| board.is_empty(cell)));
-                }
-            }
-        }
-        candidates.extend(board.open_three_points(side).iter());
-    }
     candidates.sort();
     candidates.dedup();
     let check = VcfOptions {
@@ -198,6 +185,125 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
     threats.losing_moves = candidates.iter().copied().filter(|cell| !defences.contains(cell)).collect();
     threats.defences = Some(candidates);
     threats
+}
+
+/// The cells that may stop the opponent's forcing `line` (its moves and our forced replies,
+/// alternating, its first) on `board`, `side` to move, our fours left out: the cells of the
+/// line; and for a VCT (`by_threes`), whose line is one branch of its proof and whose threes
+/// can be spoilt from afar, every empty cell within four cells on the lines of its attacking
+/// moves, and our own open threes. Sorted, without repeats.
+fn defence_candidates(board: &ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
+    let mut candidates = line.to_vec();
+    if by_threes {
+        for &attack in line.iter().step_by(2) {
+            for direction in 0..LINE_DIRECTIONS.len() {
+                for steps in (-4..=4).filter(|&steps| steps != 0) {
+                    candidates.extend(board.step(attack, direction, steps).filter(|&cell| board.is_empty(cell)));
+                }
+            }
+        }
+        candidates.extend(board.open_three_points(side).iter());
+    }
+    candidates.sort();
+    candidates.dedup();
+    candidates
+}
+
+/// Node limits of [`forcing_defences`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceLimits {
+    /// Nodes for each of the opponent's VCF and VCT, were it to move.
+    pub threat_nodes: u64,
+    /// Nodes for the checks of all the candidate defences together, an equal share each.
+    pub check_nodes: u64,
+}
+
+impl DefenceLimits {
+    /// Limits for a move of `seconds`: the checks a fifth of it at about a million nodes a
+    /// second, the threat searches a quarter of that each (within 10,000 and 150,000 nodes).
+    pub fn for_seconds(seconds: f64) -> DefenceLimits {
+        let check_nodes = (seconds * 200_000.0).clamp(20_000.0, 1_000_000.0) as u64;
+        DefenceLimits { threat_nodes: (check_nodes / 4).clamp(10_000, 150_000), check_nodes }
+    }
+}
+
+/// What the opponent's threat searches say after a candidate defence.
+enum DefenceCheck {
+    /// Its VCF or VCT wins.
+    Refuted,
+    /// Both finished without a win: no VCF, and no VCT of up to ten threats.
+    Holds,
+    /// The node limit ended a search first.
+    Unclear,
+    /// The stop flag ended a search.
+    Stopped,
+}
+
+/// The opponent's VCF, then VCT, after the side to move of `position` plays `cell`.
+fn check_defence(position: &Mnk, cell: Cell, vcf: &VcfOptions, vct: &VcfOptions, stop: &AtomicBool) -> DefenceCheck {
+    let mut child = position.clone();
+    child.play_unchecked(cell);
+    let opponent = child.to_move();
+    let mut unclear = false;
+    for (search, options) in [(solve_vcf as ThreatSearch, vcf), (solve_vct, vct)] {
+        match search(&child, opponent, options, stop).outcome {
+            VcfOutcome::Win(_) => return DefenceCheck::Refuted,
+            VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return DefenceCheck::Stopped,
+            VcfOutcome::Unknown => unclear = true,
+            VcfOutcome::NotFound => {}
+        }
+    }
+    if unclear { DefenceCheck::Unclear } else { DefenceCheck::Holds }
+}
+
+/// The moves worth searching when the opponent of the side to move would win by force were it
+/// its turn (a VCF or VCT within `limits`; a search cannot be trusted to see a VCT of nine
+/// threats, and one that did not lost games to Rapfi): of the cells that may stop it
+/// ([`defence_candidates`], the blocks of its open threes among them), those after which the
+/// opponent's VCF and VCT searches both finish without a win. When none is proven to hold,
+/// those the searches did not refute within their share, and our own fours (which only put
+/// the threat off by a move). `None` when the opponent threatens no forcing win the searches
+/// find, when a five is on the board for either side (the forced-move rules decide), when
+/// every candidate is refuted and we have no four (a lost position: the search decides), or
+/// when `stop` ends the searches.
+pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBool) -> Option<Vec<Cell>> {
+    if position.outcome().is_some() || !is_five_in_a_row(position) {
+        return None;
+    }
+    let (side, opponent) = (position.to_move(), position.to_move().opponent());
+    if immediate_win(position).is_some() || !five_points(position, opponent).is_empty() {
+        return None;
+    }
+    let vcf = VcfOptions { max_nodes: limits.threat_nodes, ..VcfOptions::vcf() };
+    let vct = VcfOptions { max_nodes: limits.threat_nodes, ..VcfOptions::vct() };
+    let (line, by_threes) = match threat_win(position, opponent, &vcf, &vct, stop).0 {
+        ThreatWin::Found(kind, line) => (line, kind == ThreatKind::Vct),
+        ThreatWin::Stopped | ThreatWin::None => return None,
+    };
+    let board = ThreatBoard::new(position);
+    let mut candidates = defence_candidates(&board, side, &line, by_threes);
+    candidates.extend(must_block(position).unwrap_or_default());
+    let fours = board.four_points(side);
+    candidates.retain(|cell| !fours.contains(*cell));
+    candidates.sort();
+    candidates.dedup();
+    let share = (limits.check_nodes / candidates.len().max(1) as u64).max(MIN_DEFENCE_CHECK_NODES);
+    let check_vcf = VcfOptions { max_nodes: share, ..VcfOptions::vcf() };
+    let check_vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
+    let (mut holding, mut unclear) = (Vec::new(), Vec::new());
+    for &cell in &candidates {
+        match check_defence(position, cell, &check_vcf, &check_vct, stop) {
+            DefenceCheck::Holds => holding.push(cell),
+            DefenceCheck::Unclear => unclear.push(cell),
+            DefenceCheck::Refuted => {}
+            DefenceCheck::Stopped => return None,
+        }
+    }
+    if !holding.is_empty() {
+        return Some(holding);
+    }
+    unclear.extend(fours.iter());
+    (!unclear.is_empty()).then_some(unclear)
 }
 
 /// Node limits of [`opponent_wins_after`]: each candidate move gets the opponent's VCF, then
@@ -490,6 +596,35 @@ mod tests {
     /// A little below the 50 of these 77 positions solved at the test's limits when it was
     /// written (node limits only: the count is the same on every run).
     const WON_POSITIONS_FLOOR: usize = 48;
+
+    #[test]
+    fn against_a_threatened_vct_only_the_moves_that_stop_it_are_kept() {
+        // Black to move after 16 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt): were White to move, it would
+        // win by a VCT. Rapfi (20 s) defends at G7, even; ponder played M10, after which
+        // White's VCT is nine threats long (Rapfi announced it; ponder's VCT finds it in 1.85
+        // million nodes), and L11 and M11 lose to VCTs too.
+        let position =
+            gomoku(&["K7", "K6", "H10", "L6", "J6", "L8", "K5", "L7", "L5", "J5", "M8", "H7", "L9", "K10", "K9", "J9"]);
+        let never = AtomicBool::new(false);
+        let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 200_000 };
+        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCT");
+        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        assert!(named.contains(&"G7".to_string()), "{named:?}");
+        for losing in ["M10", "L11", "M11"] {
+            assert!(!named.contains(&losing.to_string()), "{losing} in {named:?}");
+        }
+        // Each one kept leaves White no forcing win that a larger search finds.
+        let deeper = VcfOptions { max_nodes: 1_000_000, ..VcfOptions::vct() };
+        for &cell in &defences {
+            let mut child = position.clone();
+            child.play_unchecked(cell);
+            assert!(!matches!(solve_vct(&child, Color::White, &deeper, &never).outcome, VcfOutcome::Win(_)));
+        }
+        // With no threat on the board nothing is narrowed.
+        let quiet = gomoku(&["H8", "J9", "G10"]);
+        assert_eq!(forcing_defences(&quiet, &limits, &never), None);
+    }
 
     #[test]
     fn the_move_before_a_forced_win_is_refuted() {
