@@ -9,6 +9,22 @@ use ponder::engine::file_access::read_regular_file;
 use ponder::engine::{FileAccess, GAMES, GtpError, MAX_THREADS, Session};
 use ponder::protocol::command::{Command, ParamRequest};
 
+/// The exit status when stdout closes under a subcommand's report (a shell's status for a
+/// process its pipe's reader left, 128 + SIGPIPE).
+const EXIT_STDOUT_CLOSED: i32 = 141;
+
+/// Prints a line of a subcommand's report on stdout. When the reader has gone (`ponder solve
+/// … | head -1`) the process ends quietly with [`EXIT_STDOUT_CLOSED`], as command-line tools
+/// do, where `println!` would panic.
+macro_rules! report {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(EXIT_STDOUT_CLOSED);
+        }
+    }};
+}
+
 /// A game engine for Hex, Reversi, Gomoku, Connect Four, NoGo and tic-tac-toe. Without a
 /// subcommand it speaks GTP on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -347,7 +363,7 @@ fn main() -> ExitCode {
         None => run_engine(&cli.engine),
         Some(Tool::Perft { depth, engine }) => configured_session(&engine).and_then(|mut session| {
             let count = session.execute(Command::Perft(depth)).map_err(|error| format!("perft {depth}: {error}"))?;
-            println!("{count}");
+            report!("{count}");
             Ok(())
         }),
         Some(Tool::Bench { game, threads }) => threads
@@ -544,7 +560,7 @@ fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> 
     }
     let lines = ponder::bench::run_workload(game, 1)?;
     for line in &lines {
-        println!(
+        report!(
             "{:<14} {:>2} moves  {:>8} playouts  {:>9} nodes  {:>7.3} s",
             line.game,
             line.moves,
@@ -555,16 +571,16 @@ fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> 
     }
     let playouts: u64 = lines.iter().map(|line| line.playouts).sum();
     let seconds: f64 = lines.iter().map(|line| line.elapsed.as_secs_f64()).sum();
-    println!("===========================");
-    println!("Total time (s) : {seconds:.3}");
-    println!("Playouts       : {playouts}");
-    println!("Playouts/second: {:.0}", playouts as f64 / seconds.max(1e-9));
+    report!("===========================");
+    report!("Total time (s) : {seconds:.3}");
+    report!("Playouts       : {playouts}");
+    report!("Playouts/second: {:.0}", playouts as f64 / seconds.max(1e-9));
     if game == Some("hex") {
         let (search, bare) = ponder::bench::hex_playout_speed(1, 200_000);
-        println!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
+        report!("Hex 11x11 playouts/second: {search:.0} in a search, {bare:.0} bare (1 thread)");
     }
     print_thread_scaling(game, thread_counts);
-    println!("Bench: {}", ponder::bench::signature(&lines));
+    report!("Bench: {}", ponder::bench::signature(&lines));
     Ok(())
 }
 
@@ -574,7 +590,7 @@ fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> 
 fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
     for &threads in thread_counts.iter().filter(|&&threads| threads > 1) {
         for line in ponder::bench::thread_scaling(game, threads, 1.0) {
-            println!(
+            report!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x; \
                  same work: {:>9.0} (1 thread), {:.2}x{}",
                 line.game,
@@ -675,7 +691,7 @@ fn solve_hex_first_moves(text: &str, boards: &[String]) -> Result<(), String> {
             Some(ponder::games::Color::White) => "white",
             None => "-",
         };
-        println!(
+        report!(
             "{:<10} expected {:<5} found {:<5} {:>10} nodes {:>9.3} s  {verdict}",
             check.label,
             winner(check.expected),
@@ -685,7 +701,7 @@ fn solve_hex_first_moves(text: &str, boards: &[String]) -> Result<(), String> {
         );
     });
     let errors = checks.iter().filter(|check| check.error.is_some()).count();
-    println!(
+    report!(
         "{} openings: {} correct, {wrong} wrong, {unsolved} unsolved, {errors} malformed; {nodes} nodes, {:.2} s",
         checks.len(),
         checks.len() - wrong - unsolved - errors,
@@ -717,7 +733,7 @@ fn solve_connect4_test_set(text: &str) -> Result<(), String> {
             line.time.as_secs_f64() * 1e3
         );
     });
-    println!("{report}");
+    report!("{report}");
     let wrong = report.solved.len() - report.correct();
     if wrong > 0 || !report.rejected.is_empty() {
         return Err(format!("{wrong} wrong, {} rejected", report.rejected.len()));
@@ -748,14 +764,14 @@ fn solve_gomoku_won_positions(text: &str) -> Result<(), String> {
         };
         let note = result.bad_line.as_ref().map(|why| format!("  BAD LINE: {why}")).unwrap_or_default();
         bad_lines += usize::from(result.bad_line.is_some());
-        println!(
+        report!(
             "{:<24} {kind:<3} {cell:<4} {:>10} nodes {:>10.3} ms{note}",
             result.id,
             result.nodes,
             result.time.as_secs_f64() * 1e3
         );
     });
-    println!("{report}");
+    report!("{report}");
     if bad_lines > 0 || !problems.is_empty() {
         return Err(format!("{bad_lines} bad lines, {} unreadable", problems.len()));
     }
@@ -773,7 +789,7 @@ fn only_reversi(game: &str) -> Result<(), String> {
 
 fn print_lines(lines: Vec<String>) {
     for line in lines {
-        println!("{line}");
+        report!("{line}");
     }
 }
 
@@ -791,11 +807,11 @@ fn run_eval_error(data: &std::path::Path, weights: Option<&std::path::Path>) -> 
         None => reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?,
     };
     let (samples, hash, files) = ponder::train::reversi_fit::load_shards(data)?;
-    println!("{files} shards, {} positions, data hash {hash:016x}", samples.len());
-    println!("stage empties solved mae_discs");
+    report!("{files} shards, {} positions, data hash {hash:016x}", samples.len());
+    report!("stage empties solved mae_discs");
     for (stage, count, error) in ponder::train::reversi_fit::stage_errors(evaluator, &samples) {
         let empties = stage_empties(stage);
-        println!("{stage:>5} {:>2}-{:<2} {count:>7} {error:>8.2}", empties.start(), empties.end());
+        report!("{stage:>5} {:>2}-{:<2} {count:>7} {error:>8.2}", empties.start(), empties.end());
     }
     Ok(())
 }

@@ -62,3 +62,24 @@ fn hex_first_moves_are_solved_and_a_wrong_winner_fails_the_run() {
     assert!(out.contains("WRONG"), "{out}");
     assert!(out.lines().last().unwrap().starts_with("1 openings: 0 correct, 1 wrong"), "{out}");
 }
+
+#[test]
+fn a_report_whose_reader_has_gone_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // As `ponder solve … | head -1`: the reader takes the first line and closes the pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
+        .args(["solve", "--game", "gomoku"])
+        .arg(data("gomoku/rapfi_won_positions.tsv"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ponder runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("a first line");
+    assert!(first.starts_with("p1s-"), "{first}");
+    let output = child.wait_with_output().expect("ponder ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
