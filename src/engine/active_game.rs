@@ -516,24 +516,24 @@ impl<G: Game> GameState<G> {
         Some(verdict)
     }
 
-    /// The search's choice (the first of `candidates`) unless the `refuted_move` check finds the
-    /// opponent wins by force after it; then the first of the next candidates (the search's
-    /// other moves in its order, none proven lost; at most [`REFUTATION_CANDIDATES`] in all)
-    /// that the check does not refute, or the choice when every one tried is refuted or the
-    /// budget runs out first.
+    /// The search's choice `best` unless the `refuted_move` check finds the opponent wins by
+    /// force after it; then the first of its `alternatives` (its other moves in its order, none
+    /// proven lost; at most [`REFUTATION_CANDIDATES`] moves in all) that the check does not
+    /// refute, or `best` when every one tried is refuted or the budget runs out first.
     fn unrefuted_move(
         &self,
         position: &G,
-        candidates: Vec<G::Move>,
+        best: G::Move,
+        alternatives: impl Iterator<Item = G::Move>,
         refuted: RefutedMoveHook<G>,
         budget: Option<Duration>,
         interrupt: &AtomicBool,
     ) -> G::Move {
         let threads = self.search.params().threads;
-        let best = candidates[0];
+        let candidates = std::iter::once(best).chain(alternatives).take(REFUTATION_CANDIDATES);
         with_deadline(budget, interrupt, |stop| {
             let context = SolveContext { threads, budget, stop };
-            for &mv in candidates.iter().take(REFUTATION_CANDIDATES) {
+            for mv in candidates {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
@@ -803,8 +803,7 @@ impl<G: Game> ActiveGame for GameState<G> {
                 && answer.proof == RootProof::Unknown
             {
                 let budget = move_time.map(|time| time.saturating_sub(solve_started.elapsed()));
-                let candidates = std::iter::once(mv).chain(answer.alternatives).collect();
-                mv = self.unrefuted_move(&position, candidates, refuted, budget, interrupt);
+                mv = self.unrefuted_move(&position, mv, answer.alternatives.into_iter(), refuted, budget, interrupt);
                 if mv != answer.mv {
                     // The search's line and value were those of the refuted move.
                     summary.mv = position.format_move(mv);
@@ -836,8 +835,7 @@ impl<G: Game> ActiveGame for GameState<G> {
                 .iter()
                 .filter(|stats| stats.mv != mv && stats.proof != Proof::MoverLoses)
                 .map(|stats| stats.mv);
-            let candidates = std::iter::once(mv).chain(alternatives).collect();
-            mv = self.unrefuted_move(&position, candidates, refuted, budget, interrupt);
+            mv = self.unrefuted_move(&position, mv, alternatives, refuted, budget, interrupt);
         }
         // The optional value threshold (off by default): a well-searched best move that rarely
         // wins.

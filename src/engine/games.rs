@@ -550,19 +550,21 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
     let started = Instant::now();
     // Against a forcing win the opponent threatens, only the moves that stop it are searched.
-    let root_moves = context.threat_checks.then(|| {
-        let seconds = context.max_time.map_or(DEFENCE_SECONDS_WITHOUT_CLOCK, |time| time.as_secs_f64());
-        gomoku_tactics::forcing_defences(position, &DefenceLimits::for_seconds(seconds), context.stop)
-    });
-    let mut limits = gomoku_limits(context);
-    if let Some(Some(moves)) = root_moves {
+    let root_moves = context
+        .threat_checks
+        .then(|| {
+            let seconds = context.max_time.map_or(DEFENCE_SECONDS_WITHOUT_CLOCK, |time| time.as_secs_f64());
+            gomoku_tactics::forcing_defences(position, &DefenceLimits::for_seconds(seconds), context.stop)
+        })
+        .flatten();
+    if let Some(moves) = &root_moves {
         log::info!(
             "{}: the opponent threatens a forcing win; searching {} moves that stop it",
             position.to_move(),
             moves.len()
         );
-        limits.root_moves = Some(moves);
     }
+    let mut limits = GomokuLimits { root_moves, ..gomoku_limits(context) };
     let spent = started.elapsed();
     limits.max_time = limits.max_time.map(|time| time.saturating_sub(spent));
     limits.target_time = limits.target_time.map(|time| time.saturating_sub(spent));

@@ -417,7 +417,8 @@ pub fn line_shape(board: &ThreatBoard, color: Color, cell: Cell, direction: usiz
 
 /// The line shapes of a board's cells for both colours (their cell scores read from them) and
 /// the position value's sums, kept up to date by
-/// [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away.
+/// [`refresh_around`](PatternEvaluation::refresh_around) after each stone put or taken away,
+/// or by [`play`](PatternEvaluation::play) and [`undo`](PatternEvaluation::undo) in a search.
 #[derive(Clone)]
 pub struct PatternEvaluation {
     /// Per colour and cell: its four line shapes packed as in [`CELL_SCORES`] (0 for a taken

@@ -227,35 +227,6 @@ impl DefenceLimits {
     }
 }
 
-/// What the opponent's threat searches say after a candidate defence.
-enum DefenceCheck {
-    /// Its VCF or VCT wins.
-    Refuted,
-    /// Both finished without a win: no VCF, and no VCT of up to ten threats.
-    Holds,
-    /// The node limit ended a search first.
-    Unclear,
-    /// The stop flag ended a search.
-    Stopped,
-}
-
-/// The opponent's VCF, then VCT, after the side to move of `position` plays `cell`.
-fn check_defence(position: &Mnk, cell: Cell, vcf: &VcfOptions, vct: &VcfOptions, stop: &AtomicBool) -> DefenceCheck {
-    let mut child = position.clone();
-    child.play_unchecked(cell);
-    let opponent = child.to_move();
-    let mut unclear = false;
-    for (search, options) in [(solve_vcf as ThreatSearch, vcf), (solve_vct, vct)] {
-        match search(&child, opponent, options, stop).outcome {
-            VcfOutcome::Win(_) => return DefenceCheck::Refuted,
-            VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return DefenceCheck::Stopped,
-            VcfOutcome::Unknown => unclear = true,
-            VcfOutcome::NotFound => {}
-        }
-    }
-    if unclear { DefenceCheck::Unclear } else { DefenceCheck::Holds }
-}
-
 /// The moves worth searching when the opponent of the side to move would win by force were it
 /// its turn (a VCF or VCT within `limits`; a search cannot be trusted to see a VCT of nine
 /// threats, and one that did not lost games to Rapfi): of the cells that may stop it
@@ -278,7 +249,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let vct = VcfOptions { max_nodes: limits.threat_nodes, ..VcfOptions::vct() };
     let (line, by_threes) = match threat_win(position, opponent, &vcf, &vct, stop).0 {
         ThreatWin::Found(kind, line) => (line, kind == ThreatKind::Vct),
-        ThreatWin::Stopped | ThreatWin::None => return None,
+        ThreatWin::Stopped | ThreatWin::NotFound | ThreatWin::Unknown => return None,
     };
     let board = ThreatBoard::new(position);
     let mut candidates = defence_candidates(&board, side, &line, by_threes);
@@ -292,11 +263,13 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let check_vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
     let (mut holding, mut unclear) = (Vec::new(), Vec::new());
     for &cell in &candidates {
-        match check_defence(position, cell, &check_vcf, &check_vct, stop) {
-            DefenceCheck::Holds => holding.push(cell),
-            DefenceCheck::Unclear => unclear.push(cell),
-            DefenceCheck::Refuted => {}
-            DefenceCheck::Stopped => return None,
+        let mut child = position.clone();
+        child.play_unchecked(cell);
+        match threat_win(&child, opponent, &check_vcf, &check_vct, stop).0 {
+            ThreatWin::NotFound => holding.push(cell),
+            ThreatWin::Unknown => unclear.push(cell),
+            ThreatWin::Found(..) => {}
+            ThreatWin::Stopped => return None,
         }
     }
     if !holding.is_empty() {
@@ -416,7 +389,7 @@ pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
     match found {
         ThreatWin::Found(_, line) => Some(win_text(line)),
         ThreatWin::Stopped => None,
-        ThreatWin::None => Some("unknown".to_string()),
+        ThreatWin::NotFound | ThreatWin::Unknown => Some("unknown".to_string()),
     }
 }
 
@@ -432,8 +405,12 @@ pub enum ThreatKind {
 /// What [`threat_win`] found.
 enum ThreatWin {
     Found(ThreatKind, Vec<Cell>),
+    /// The stop flag ended a search.
     Stopped,
-    None,
+    /// Both searches finished without a win: no VCF, and no VCT within its attacker moves.
+    NotFound,
+    /// No win, but a node limit ended a search first.
+    Unknown,
 }
 
 /// `attacker`'s VCF within `vcf`, else its VCT within `vct` (the `ponder-solve` searches), and
@@ -446,6 +423,7 @@ fn threat_win(
     stop: &AtomicBool,
 ) -> (ThreatWin, u64) {
     let mut nodes = 0;
+    let mut unknown = false;
     let searches: [(ThreatSearch, &VcfOptions, ThreatKind); 2] =
         [(solve_vcf, vcf, ThreatKind::Vcf), (solve_vct, vct, ThreatKind::Vct)];
     for (search, options, kind) in searches {
@@ -454,10 +432,11 @@ fn threat_win(
         match result.outcome {
             VcfOutcome::Win(line) => return (ThreatWin::Found(kind, line), nodes),
             VcfOutcome::Unknown if stop.load(Ordering::Relaxed) => return (ThreatWin::Stopped, nodes),
-            _ => {}
+            VcfOutcome::Unknown => unknown = true,
+            VcfOutcome::NotFound => {}
         }
     }
-    (ThreatWin::None, nodes)
+    (if unknown { ThreatWin::Unknown } else { ThreatWin::NotFound }, nodes)
 }
 
 /// One position of a won-position batch ([`solve_won_positions`]).

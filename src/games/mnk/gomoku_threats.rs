@@ -488,11 +488,7 @@ impl ThreatBoard {
     /// # Panics
     /// In debug builds, when `cell` is taken.
     pub fn put(&mut self, color: Color, cell: Cell) {
-        debug_assert!(self.is_empty(cell), "cell {cell:?} is taken");
-        let padded = self.padded_of_cell[cell.0 as usize] as usize;
-        self.cells[padded] = color.index() as u8 + 1;
-        self.stones_hash ^= ZOBRIST[color.index() * MAX_CELLS + cell.0 as usize];
-        self.stone_count += 1;
+        let padded = self.place(color, cell);
         self.update_around(padded, color, true, false);
     }
 
@@ -503,18 +499,35 @@ impl ThreatBoard {
     /// # Panics
     /// In debug builds, when `cell` is taken.
     pub fn play(&mut self, color: Color, cell: Cell) {
-        debug_assert!(self.is_empty(cell), "cell {cell:?} is taken");
         self.journal.marks.push(JournalMark {
             cell,
             color,
             patterns: self.journal.patterns.len(),
             kinds: self.journal.kinds.len(),
         });
+        let padded = self.place(color, cell);
+        self.update_around(padded, color, true, true);
+    }
+
+    /// Sets a `color` stone on the empty `cell` in the cells, the hash and the count (not in
+    /// the patterns); its padded index.
+    fn place(&mut self, color: Color, cell: Cell) -> usize {
+        debug_assert!(self.is_empty(cell), "cell {cell:?} is taken");
         let padded = self.padded_of_cell[cell.0 as usize] as usize;
         self.cells[padded] = color.index() as u8 + 1;
         self.stones_hash ^= ZOBRIST[color.index() * MAX_CELLS + cell.0 as usize];
         self.stone_count += 1;
-        self.update_around(padded, color, true, true);
+        padded
+    }
+
+    /// Takes the `color` stone off `cell` in the cells, the hash and the count (not in the
+    /// patterns); its padded index.
+    fn lift(&mut self, color: Color, cell: Cell) -> usize {
+        let padded = self.padded_of_cell[cell.0 as usize] as usize;
+        self.cells[padded] = EMPTY;
+        self.stones_hash ^= ZOBRIST[color.index() * MAX_CELLS + cell.0 as usize];
+        self.stone_count -= 1;
+        padded
     }
 
     /// Takes back the last stone of [`play`](ThreatBoard::play) not taken back yet, restoring
@@ -526,10 +539,7 @@ impl ThreatBoard {
     /// When no stone of `play` is left to take back.
     pub fn undo(&mut self) {
         let mark = self.journal.marks.pop().expect("undo needs a stone put by play");
-        let padded = self.padded_of_cell[mark.cell.0 as usize] as usize;
-        self.cells[padded] = EMPTY;
-        self.stones_hash ^= ZOBRIST[mark.color.index() * MAX_CELLS + mark.cell.0 as usize];
-        self.stone_count -= 1;
+        let padded = self.lift(mark.color, mark.cell);
         let (own, other) = (mark.color.index(), mark.color.opponent().index());
         for direction in 0..4 {
             let step = self.steps[direction];
@@ -544,20 +554,9 @@ impl ThreatBoard {
             self.patterns[usize::from(change.padded)][usize::from(change.side)][usize::from(change.direction)] =
                 change.old;
         }
-        for change in self.journal.kinds.drain(mark.kinds..).rev() {
-            let (padded, side) = (usize::from(change.padded), usize::from(change.side));
-            let mut changed = self.kinds[padded][side] ^ change.old;
-            self.kinds[padded][side] = change.old;
-            let cell = Cell(self.cell_of_padded[padded]);
-            while changed != 0 {
-                let kind = changed.trailing_zeros() as usize;
-                changed &= changed - 1;
-                if change.old >> kind & 1 != 0 {
-                    self.points[side][kind].insert(cell);
-                } else {
-                    self.points[side][kind].remove(cell);
-                }
-            }
+        while self.journal.kinds.len() > mark.kinds {
+            let change = self.journal.kinds.pop().expect("a change above the mark");
+            self.set_kinds(usize::from(change.padded), usize::from(change.side), change.old);
         }
     }
 
@@ -567,10 +566,7 @@ impl ThreatBoard {
     /// When `cell` is empty.
     pub fn remove(&mut self, cell: Cell) {
         let color = self.stone_at(cell).expect("remove needs a stone");
-        let padded = self.padded_of_cell[cell.0 as usize] as usize;
-        self.cells[padded] = EMPTY;
-        self.stones_hash ^= ZOBRIST[color.index() * MAX_CELLS + cell.0 as usize];
-        self.stone_count -= 1;
+        let padded = self.lift(color, cell);
         self.update_around(padded, color, false, false);
     }
 
@@ -629,8 +625,7 @@ impl ThreatBoard {
 
     /// Brings the threat sets of one padded cell and colour in line with its patterns.
     fn refresh_kinds(&mut self, padded: usize, side: usize, journaled: bool) {
-        let cell = self.cell_of_padded[padded];
-        if cell == OFF_BOARD {
+        if self.cell_of_padded[padded] == OFF_BOARD {
             return;
         }
         let mut kinds = 0u8;
@@ -652,22 +647,30 @@ impl ThreatBoard {
                 kinds |= 1 << ThreatKind::WinningFour as u8;
             }
         }
-        let old = self.kinds[padded][side];
-        let mut changed = kinds ^ old;
-        if journaled && changed != 0 {
+        let old = self.set_kinds(padded, side, kinds);
+        if journaled && old != kinds {
             self.journal.kinds.push(KindsChange { padded: padded as u16, side: side as u8, old });
         }
+    }
+
+    /// Sets the [`ThreatKind`] bits of the on-board padded cell `padded` for colour `side`,
+    /// and the threat sets with them; the bits it had.
+    fn set_kinds(&mut self, padded: usize, side: usize, kinds: u8) -> u8 {
+        let cell = Cell(self.cell_of_padded[padded]);
+        let old = self.kinds[padded][side];
         self.kinds[padded][side] = kinds;
+        let mut changed = kinds ^ old;
         while changed != 0 {
             let kind = changed.trailing_zeros() as usize;
             changed &= changed - 1;
             let set = &mut self.points[side][kind];
             if kinds >> kind & 1 != 0 {
-                set.insert(Cell(cell));
+                set.insert(cell);
             } else {
-                set.remove(Cell(cell));
+                set.remove(cell);
             }
         }
+        old
     }
 
     /// What a `color` stone on the empty `cell` makes in line `direction`.
