@@ -16,7 +16,7 @@ use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
 use crate::games::{Color, Game};
 use crate::knowledge::reversi_eval::{self, WEIGHT_UNIT};
 use crate::knowledge::{gomoku_patterns, hex_patterns, hex_swap};
-use crate::search::gomoku_alphabeta::{self, GomokuLimits, GomokuTable, search_gomoku_keeping};
+use crate::search::gomoku_alphabeta::{self, GomokuLimits, GomokuResult, GomokuTable, search_gomoku_keeping};
 use crate::search::reversi_alphabeta::{MidgameLimits, MidgameTable, search_midgame_keeping};
 use crate::search::reversi_probcut::{self, ProbCut};
 use crate::search::{NodeSearch, RootProof, SearchParams};
@@ -564,17 +564,49 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
             moves.len()
         );
     }
+    let restricted = root_moves.is_some();
     let mut limits = GomokuLimits { root_moves, ..gomoku_limits(context) };
-    let spent = started.elapsed();
-    limits.max_time = limits.max_time.map(|time| time.saturating_sub(spent));
-    limits.target_time = limits.target_time.map(|time| time.saturating_sub(spent));
+    let with_time_left = |limits: &mut GomokuLimits, share: f64| {
+        let spent = started.elapsed();
+        limits.max_time = context.max_time.map(|time| time.saturating_sub(spent).mul_f64(share));
+        limits.target_time = context.target_time.map(|time| time.saturating_sub(spent).mul_f64(share));
+    };
+    with_time_left(&mut limits, 1.0);
     // The table of this game's earlier moves (a new one at a game's first search).
     let mut kept = context.kept.lock().unwrap_or_else(PoisonError::into_inner);
     if !kept.as_ref().is_some_and(|kept| kept.is::<GomokuTable>()) {
         *kept = Some(Box::new(GomokuTable::new()));
     }
     let table = kept.as_mut().and_then(|kept| kept.downcast_mut::<GomokuTable>()).expect("a table was just kept");
-    let result = search_gomoku_keeping(position, &limits, table)?;
+    let mut result = search_gomoku_keeping(position, &limits, table)?;
+    if restricted && result.proven() == Some(false) {
+        // Every move that stops the threat loses by force. That proves nothing about the moves
+        // the threat searches did not offer: a quiet move can arm counter-fours that break the
+        // opponent's line (in a game lost to Rapfi, Black had a win in 33 plies at a cell no
+        // defence list holds, and played on as lost). All moves are searched in the time
+        // left; one that is not lost there and that the opponent's threat searches do not
+        // refute is played. Otherwise the longest defence stays: a move outside the defences
+        // loses to the threat already found, while a defence makes the opponent find more.
+        limits.root_moves = None;
+        with_time_left(&mut limits, 1.0 - WIDENED_CHECK_SHARE);
+        if let Some(wider) = search_gomoku_keeping(position, &limits, table)
+            && wider.proven() != Some(false)
+            && !gomoku_tactics::opponent_wins_after(
+                position,
+                wider.best_move,
+                &RefutationLimits::default(),
+                context.stop,
+            )
+        {
+            log::info!(
+                "{} {}: every defence loses; this move outside them holds as far as the searches see",
+                position.to_move(),
+                position.format_move(wider.best_move)
+            );
+            // Checked here already, and its alternatives are not: nothing to fall back on.
+            result = GomokuResult { alternatives: Vec::new(), ..wider };
+        }
+    }
     let proven = result.proven();
     log::info!(
         "{} {}: alpha-beta depth {}, score {}{}, {} nodes",
@@ -621,6 +653,10 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
         root_moves: None,
     }
 }
+
+/// The share of the time left that the check of a move outside the defences keeps for itself
+/// (see [`gomoku_alphabeta_move`]): the opponent's VCF and VCT searches after it.
+const WIDENED_CHECK_SHARE: f64 = 0.2;
 
 /// The move time the defence checks of [`gomoku_alphabeta_move`] are sized for when the move
 /// has no time limit (a visit limit, a depth limit): node limits only, so the same answer on
@@ -949,6 +985,40 @@ mod tests {
         assert_eq!(answer, position.format_move(expected));
         // Without the solver's checks the search's move stands.
         assert_eq!(session_reply("gomoku", &commands(0)).0, position.format_move(searched.best_move));
+    }
+
+    #[test]
+    fn gomoku_genmove_looks_beyond_the_defences_when_every_defence_loses() {
+        use crate::search::gomoku_alphabeta::GomokuLimits;
+        // Black to move after 20 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt). White would win by a VCT were
+        // it to move, and every move the defence check keeps against it loses by force; yet
+        // Rapfi (10 s) found a win for Black in 33 plies at O11, a quiet move outside them.
+        // Narrowed to the defences, ponder proved the position lost and played on as lost.
+        let moves = [
+            "b K7", "w K6", "b H10", "w L6", "b L8", "w J6", "b H6", "w M6", "b N6", "w M7", "b M8", "w L5", "b N8",
+            "w K8", "b O8", "w P8", "b N9", "w N7", "b L11", "w M10",
+        ];
+        let position = gomoku_after(&moves);
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let defences = gomoku_tactics::forcing_defences(
+            &position,
+            &DefenceLimits::for_seconds(DEFENCE_SECONDS_WITHOUT_CLOCK),
+            &never,
+        )
+        .expect("White threatens a forcing win");
+        let nodes = Some(10_000 * GOMOKU_NODES_PER_PLAYOUT);
+        let narrowed =
+            GomokuLimits { max_nodes: nodes, root_moves: Some(defences.clone()), ..GomokuLimits::to_depth(0, &never) };
+        assert_eq!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "every defence loses");
+        // genmove then searches every move and plays one outside the defences that neither
+        // the search nor the opponent's threat searches find lost.
+        let commands = node_limited_commands(&["param_search max_visits 10000"], 1, &moves, "genmove b");
+        let answer = session_reply("gomoku", &commands).0;
+        let played = position.parse_move(&answer).unwrap();
+        assert!(!defences.contains(&played), "{answer} is one of the defences {defences:?}");
+        let refutation = RefutationLimits::default();
+        assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
     }
 
     #[test]
