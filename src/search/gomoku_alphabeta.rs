@@ -414,9 +414,25 @@ impl<'a> Searcher<'a> {
     /// `cells` sorted by move score, best first (ties by cell index, so the order is the same
     /// on every run).
     fn sorted(&self, cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
+        self.best_sorted(cells, usize::MAX).0
+    }
+
+    /// The `width` best of `cells` by move score, best first, in the order [`Self::sorted`]
+    /// gives them, and how many cells there were. Below the root a quiet node keeps a dozen
+    /// of some sixty candidates: selecting them first and sorting only those halves the
+    /// ordering's cost (a full sort was a tenth of the search's time).
+    fn best_sorted(&self, cells: impl Iterator<Item = Cell>, width: usize) -> (Vec<Cell>, usize) {
         let mut scored: Vec<(i32, Cell)> = cells.map(|cell| (self.move_score(cell), cell)).collect();
-        scored.sort_unstable_by_key(|&(score, cell)| (-score, cell.0));
-        scored.into_iter().map(|(_, cell)| cell).collect()
+        let count = scored.len();
+        // Scores and cells together order the cells totally: the same cells come first
+        // whichever way they are picked.
+        let key = |&(score, cell): &(i32, Cell)| (-score, cell.0);
+        if count > width {
+            scored.select_nth_unstable_by_key(width, key);
+            scored.truncate(width);
+        }
+        scored.sort_unstable_by_key(key);
+        (scored.into_iter().map(|(_, cell)| cell).collect(), count)
     }
 
     fn position_value(&self) -> i32 {
@@ -476,7 +492,7 @@ impl<'a> Searcher<'a> {
         let candidates = (0..cells)
             .map(|index| Cell(index as u16))
             .filter(|&cell| self.near[cell.0 as usize] > 0 && self.board.is_empty(cell));
-        let mut moves = self.sorted(candidates);
+        let (mut moves, count) = self.best_sorted(candidates, width);
         if moves.is_empty() {
             // An empty board: the centre (or any empty cell on a full-looking tiny board).
             let centre = self.board.cell(self.board.width() / 2, self.board.height() / 2);
@@ -487,9 +503,7 @@ impl<'a> Searcher<'a> {
                 None => return NodeMoves::Decided(0, centre),
             }
         }
-        let complete = moves.len() <= width;
-        moves.truncate(width);
-        NodeMoves::Search { moves, kind: MoveKind::Quiet, complete }
+        NodeMoves::Search { moves, kind: MoveKind::Quiet, complete: count <= width }
     }
 
     fn table_index(&self, key: u64) -> usize {
