@@ -90,9 +90,20 @@ pub const SOLVER_SHARE: f64 = 0.4;
 /// The `refuted_move` hook: whether the opponent wins by force after the move.
 pub type RefutedMoveHook<G> = fn(&G, <G as Game>::Move, &SolveContext) -> bool;
 
-/// The share of a move's time kept from the search for the `refuted_move` checks (with the
-/// time the search leaves unused).
-const REFUTATION_SHARE: f64 = 0.2;
+/// The time kept from the search for the `refuted_move` checks (with the time the search
+/// leaves unused): a twentieth of the move's time, at least half a second, at most a fifth.
+/// The check of the search's choice takes 0.3 s at most in Gomoku (Rapfi matches at 5 s a
+/// move: 0.0-0.4 s after the search), and a fixed fifth left 0.8 s of every 5 s unused; the
+/// alternatives, checked only when the choice is refuted, get what is left.
+const REFUTATION_SHARE: f64 = 0.05;
+const MIN_REFUTATION_SECONDS: f64 = 0.5;
+const MAX_REFUTATION_SHARE: f64 = 0.2;
+
+/// What the search may use of `time` when its choice is checked by the `refuted_move` hook.
+fn time_before_refutation_checks(time: Duration) -> Duration {
+    let reserve = (time.as_secs_f64() * REFUTATION_SHARE).max(MIN_REFUTATION_SECONDS);
+    time.saturating_sub(Duration::from_secs_f64(reserve.min(time.as_secs_f64() * MAX_REFUTATION_SHARE)))
+}
 
 /// The most root moves the `refuted_move` checks try, the search's choice first.
 const REFUTATION_CANDIDATES: usize = 6;
@@ -792,11 +803,12 @@ impl<G: Game> ActiveGame for GameState<G> {
         let move_time = request.limits.max_time;
         let interrupt = request.stop;
         let solving = solve_started.elapsed();
-        let search_share = if refuted_move.is_some() { 1.0 - REFUTATION_SHARE } else { 1.0 };
-        request.limits.max_time =
-            request.limits.max_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
-        request.limits.target_time =
-            request.limits.target_time.map(|time| time.saturating_sub(solving).mul_f64(search_share));
+        let search_time = |time: Duration| {
+            let left = time.saturating_sub(solving);
+            if refuted_move.is_some() { time_before_refutation_checks(left) } else { left }
+        };
+        request.limits.max_time = request.limits.max_time.map(search_time);
+        request.limits.target_time = request.limits.target_time.map(search_time);
         if let Some((mut summary, answer)) = self.midgame_move(&position, &request) {
             let mut mv = answer.mv;
             if let Some(refuted) = refuted_move
@@ -1062,4 +1074,20 @@ fn format_line<G: Game>(position: &G, moves: &[G::Move]) -> Vec<String> {
             text
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refutation_checks_keep_half_a_second_within_a_fifth_of_the_move() {
+        let seconds = |s: f64| Duration::from_secs_f64(s);
+        let searched = |s: f64| time_before_refutation_checks(seconds(s)).as_secs_f64();
+        // A fifth of a short move, half a second of a middling one, a twentieth of a long one.
+        assert!((searched(1.0) - 0.8).abs() < 1e-9, "{}", searched(1.0));
+        assert!((searched(4.9) - 4.4).abs() < 1e-9, "{}", searched(4.9));
+        assert!((searched(30.0) - 28.5).abs() < 1e-9, "{}", searched(30.0));
+        assert_eq!(searched(0.0), 0.0);
+    }
 }
