@@ -649,7 +649,11 @@ impl<G: Game> GameRecord for GameState<G> {
 
 /// Runs `work` with a stop flag that a watchdog sets at `budget` from now (never without a
 /// budget) or as soon as `interrupt` is set. Blocks until `work` returns.
-fn with_deadline<T>(budget: Option<Duration>, interrupt: &AtomicBool, work: impl FnOnce(&AtomicBool) -> T) -> T {
+pub(crate) fn with_deadline<T>(
+    budget: Option<Duration>,
+    interrupt: &AtomicBool,
+    work: impl FnOnce(&AtomicBool) -> T,
+) -> T {
     let deadline_stop = AtomicBool::new(false);
     let (finished, finished_signal) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {

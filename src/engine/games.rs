@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::active_game::{
     ActiveGame, GameState, MidgameAnswer, MidgameContext, MidgameLine, SOLVER_SHARE, SolveContext, SolverHooks,
-    SolverVerdict,
+    SolverVerdict, with_deadline,
 };
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{self, Hex, HexConfig, HexMove};
@@ -550,11 +550,16 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
     let started = Instant::now();
     // Against a forcing win the opponent threatens, only the moves that stop it are searched.
+    // The checks are sized in nodes for the move's time, and stopped at a share of it: on a
+    // loaded machine they once took a whole 5 s move, and the search got none of it.
     let root_moves = context
         .threat_checks
         .then(|| {
             let seconds = context.max_time.map_or(DEFENCE_SECONDS_WITHOUT_CLOCK, |time| time.as_secs_f64());
-            gomoku_tactics::forcing_defences(position, &DefenceLimits::for_seconds(seconds), context.stop)
+            let budget = context.max_time.map(|time| time.mul_f64(DEFENCE_SHARE));
+            with_deadline(budget, context.stop, |stop| {
+                gomoku_tactics::forcing_defences(position, &DefenceLimits::for_seconds(seconds), stop)
+            })
         })
         .flatten();
     if let Some(moves) = &root_moves {
@@ -589,14 +594,17 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         // loses to the threat already found, while a defence makes the opponent find more.
         limits.root_moves = None;
         with_time_left(&mut limits, 1.0 - WIDENED_CHECK_SHARE);
+        let check_time = context.max_time.map(|time| time.saturating_sub(started.elapsed()));
+        // The widened search must reach the depth of the proof it would overrule, and the
+        // check must finish: a search or check that ran out of time shows nothing.
         if let Some(wider) = search_gomoku_keeping(position, &limits, table)
             && wider.proven() != Some(false)
-            && !gomoku_tactics::opponent_wins_after(
-                position,
-                wider.best_move,
-                &RefutationLimits::default(),
-                context.stop,
-            )
+            && wider.depth >= result.depth.max(1)
+            && with_deadline(check_time, context.stop, |stop| {
+                let refuted =
+                    gomoku_tactics::opponent_wins_after(position, wider.best_move, &RefutationLimits::default(), stop);
+                !refuted && !stop.load(std::sync::atomic::Ordering::Relaxed)
+            })
         {
             log::info!(
                 "{} {}: every defence loses; this move outside them holds as far as the searches see",
@@ -653,6 +661,10 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
         root_moves: None,
     }
 }
+
+/// The share of the move's time after which the checks of which moves stop a threatened
+/// forcing win (see [`gomoku_alphabeta_move`]) are stopped; the search then takes all moves.
+const DEFENCE_SHARE: f64 = 0.4;
 
 /// The share of the time left that the check of a move outside the defences keeps for itself
 /// (see [`gomoku_alphabeta_move`]): the opponent's VCF and VCT searches after it.
