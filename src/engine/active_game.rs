@@ -92,9 +92,9 @@ pub type RefutedMoveHook<G> = fn(&G, <G as Game>::Move, &SolveContext) -> bool;
 
 /// The time kept from the search for the `refuted_move` checks (with the time the search
 /// leaves unused): a twentieth of the move's time, at least half a second, at most a fifth.
-/// The check of the search's choice takes 0.3 s at most in Gomoku (Rapfi matches at 5 s a
-/// move: 0.0-0.4 s after the search), and a fixed fifth left 0.8 s of every 5 s unused; the
-/// alternatives, checked only when the choice is refuted, get what is left.
+/// In Gomoku the check of the search's choice took 0.0-0.4 s after the search (Rapfi matches
+/// at 5 s a move), and a fixed fifth left some 0.8 s of every 5 s unused; the alternatives,
+/// checked only when the choice is refuted, get what is left.
 const REFUTATION_SHARE: f64 = 0.05;
 const MIN_REFUTATION_SECONDS: f64 = 0.5;
 const MAX_REFUTATION_SHARE: f64 = 0.2;

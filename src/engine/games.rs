@@ -550,7 +550,7 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
     let started = Instant::now();
     // Against a forcing win the opponent threatens, only the moves that stop it are searched.
-    // The checks are sized in nodes for the move's time, and stopped at a share of it: on a
+    // The checks are sized in nodes for the move's time, and stopped at half of it: on a
     // loaded machine they once took a whole 5 s move, and the search got none of it.
     let root_moves = context
         .threat_checks
@@ -663,8 +663,9 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
 }
 
 /// The share of the move's time after which the checks of which moves stop a threatened
-/// forcing win (see [`gomoku_alphabeta_move`]) are stopped; the search then takes all moves.
-const DEFENCE_SHARE: f64 = 0.4;
+/// forcing win (see [`gomoku_alphabeta_move`]) are stopped. Their node limits are sized for a
+/// quarter of it on an idle core; stopped, they keep every move not refuted by then.
+const DEFENCE_SHARE: f64 = 0.5;
 
 /// The share of the time left that the check of a move outside the defences keeps for itself
 /// (see [`gomoku_alphabeta_move`]): the opponent's VCF and VCT searches after it.

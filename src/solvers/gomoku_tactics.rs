@@ -236,7 +236,8 @@ impl DefenceLimits {
 /// the threat off by a move). `None` when the opponent threatens no forcing win the searches
 /// find, when a five is on the board for either side (the forced-move rules decide), when
 /// every candidate is refuted and we have no four (a lost position: the search decides), or
-/// when `stop` ends the searches.
+/// when `stop` ends the search for the opponent's threat. When `stop` ends the checks of the
+/// candidates, those not refuted by then.
 pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBool) -> Option<Vec<Cell>> {
     if position.outcome().is_some() || !is_five_in_a_row(position) {
         return None;
@@ -262,14 +263,21 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let check_vcf = VcfOptions { max_nodes: share, ..VcfOptions::vcf() };
     let check_vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
     let (mut holding, mut unclear) = (Vec::new(), Vec::new());
-    for &cell in &candidates {
+    for (index, &cell) in candidates.iter().enumerate() {
         let mut child = position.clone();
         child.play_unchecked(cell);
         match threat_win(&child, opponent, &check_vcf, &check_vct, stop).0 {
             ThreatWin::NotFound => holding.push(cell),
             ThreatWin::Unknown => unclear.push(cell),
             ThreatWin::Found(..) => {}
-            ThreatWin::Stopped => return None,
+            // Stopped before every candidate was checked: those not refuted so far may all
+            // hold (the unchecked ones as much as the ones found to).
+            ThreatWin::Stopped => {
+                holding.extend(unclear.drain(..));
+                holding.extend(&candidates[index..]);
+                holding.sort();
+                return (!holding.is_empty()).then_some(holding);
+            }
         }
     }
     if !holding.is_empty() {
