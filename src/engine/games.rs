@@ -569,7 +569,6 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
             moves.len()
         );
     }
-    let restricted = root_moves.is_some();
     let mut limits = GomokuLimits { root_moves, ..gomoku_limits(context) };
     let with_time_left = |limits: &mut GomokuLimits, share: f64| {
         let spent = started.elapsed();
@@ -584,7 +583,7 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
     }
     let table = kept.as_mut().and_then(|kept| kept.downcast_mut::<GomokuTable>()).expect("a table was just kept");
     let mut result = search_gomoku_keeping(position, &limits, table)?;
-    if restricted && result.proven() == Some(false) {
+    if limits.root_moves.is_some() && result.proven() == Some(false) {
         // Every move that stops the threat loses by force. That proves nothing about the moves
         // the threat searches did not offer: a quiet move can arm counter-fours that break the
         // opponent's line (in a game lost to Rapfi, Black had a win in 33 plies at a cell no

@@ -419,8 +419,8 @@ impl<'a> Searcher<'a> {
 
     /// The `width` best of `cells` by move score, best first, in the order [`Self::sorted`]
     /// gives them, and how many cells there were. Below the root a quiet node keeps a dozen
-    /// of some sixty candidates: selecting them first and sorting only those halves the
-    /// ordering's cost (a full sort was a tenth of the search's time).
+    /// of its candidates: selecting them first and sorting only those cut the ordering from a
+    /// tenth of the search's time to under 3% (perf, 12-ply search of the bench position).
     fn best_sorted(&self, cells: impl Iterator<Item = Cell>, width: usize) -> (Vec<Cell>, usize) {
         let mut scored: Vec<(i32, Cell)> = cells.map(|cell| (self.move_score(cell), cell)).collect();
         let count = scored.len();
