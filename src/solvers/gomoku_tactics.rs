@@ -273,7 +273,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
             // Stopped before every candidate was checked: those not refuted so far may all
             // hold (the unchecked ones as much as the ones found to).
             ThreatWin::Stopped => {
-                holding.extend(unclear.drain(..));
+                holding.append(&mut unclear);
                 holding.extend(&candidates[index..]);
                 holding.sort();
                 return (!holding.is_empty()).then_some(holding);
