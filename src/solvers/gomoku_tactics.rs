@@ -262,16 +262,31 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let share = (limits.check_nodes / candidates.len().max(1) as u64).max(MIN_DEFENCE_CHECK_NODES);
     let check_vcf = VcfOptions { max_nodes: share, ..VcfOptions::vcf() };
     let check_vct = VcfOptions { max_nodes: share, ..VcfOptions::vct() };
-    let (mut holding, mut unclear) = (Vec::new(), Vec::new());
-    for (index, &cell) in candidates.iter().enumerate() {
+    let opponent_after = |cell: Cell| {
         let mut child = position.clone();
         child.play_unchecked(cell);
-        match threat_win(&child, opponent, &check_vcf, &check_vct, stop).0 {
+        threat_win(&child, opponent, &check_vcf, &check_vct, stop).0
+    };
+    sift_defences(&candidates, opponent_after, fours.iter())
+}
+
+/// The defences [`forcing_defences`] keeps of `candidates` (sorted), given what the opponent's
+/// threat searches find after each (`opponent_after`, asked in order): those after which it
+/// has no forcing win; when none is proven to hold, those the searches could not decide and
+/// our own `fours`. When a search is stopped, the candidates not refuted by then (checked or
+/// not: the unchecked ones may hold as much as the ones found to). `None` when every
+/// candidate is refuted and we have no four.
+fn sift_defences(
+    candidates: &[Cell],
+    mut opponent_after: impl FnMut(Cell) -> ThreatWin,
+    fours: impl Iterator<Item = Cell>,
+) -> Option<Vec<Cell>> {
+    let (mut holding, mut unclear) = (Vec::new(), Vec::new());
+    for (index, &cell) in candidates.iter().enumerate() {
+        match opponent_after(cell) {
             ThreatWin::NotFound => holding.push(cell),
             ThreatWin::Unknown => unclear.push(cell),
             ThreatWin::Found(..) => {}
-            // Stopped before every candidate was checked: those not refuted so far may all
-            // hold (the unchecked ones as much as the ones found to).
             ThreatWin::Stopped => {
                 holding.append(&mut unclear);
                 holding.extend(&candidates[index..]);
@@ -283,7 +298,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     if !holding.is_empty() {
         return Some(holding);
     }
-    unclear.extend(fours.iter());
+    unclear.extend(fours);
     (!unclear.is_empty()).then_some(unclear)
 }
 
@@ -611,6 +626,44 @@ mod tests {
         // With no threat on the board nothing is narrowed.
         let quiet = gomoku(&["H8", "J9", "G10"]);
         assert_eq!(forcing_defences(&quiet, &limits, &never), None);
+    }
+
+    #[test]
+    fn defences_cut_short_keep_every_candidate_not_yet_refuted() {
+        let cells: Vec<Cell> = (10..16).map(Cell).collect();
+        let refuted = || ThreatWin::Found(ThreatKind::Vcf, Vec::new());
+        // What the opponent's searches find after each candidate, in order; None: not asked.
+        let sift = |answers: Vec<ThreatWin>, fours: &[Cell]| {
+            let mut answers = answers.into_iter();
+            let mut asked = Vec::new();
+            let kept = sift_defences(
+                &cells,
+                |cell| {
+                    asked.push(cell);
+                    answers.next().expect("no candidate is asked about twice")
+                },
+                fours.iter().copied(),
+            );
+            (kept, asked)
+        };
+        use ThreatWin::{NotFound, Stopped, Unknown};
+        // Checked in full: the holding ones only, and the undecided ones are left out.
+        let (kept, asked) = sift(vec![refuted(), NotFound, Unknown, refuted(), NotFound, refuted()], &[]);
+        assert_eq!(kept, Some(vec![Cell(11), Cell(14)]));
+        assert_eq!(asked, cells);
+        // Nothing holds: the undecided ones and our fours, which put the threat off.
+        let (kept, _) = sift(vec![refuted(), Unknown, refuted(), refuted(), refuted(), refuted()], &[Cell(3)]);
+        assert_eq!(kept, Some(vec![Cell(11), Cell(3)]));
+        let (kept, _) = sift((0..6).map(|_| refuted()).collect(), &[]);
+        assert_eq!(kept, None);
+        // Stopped at the fourth: the refuted first and third go, the undecided second stays
+        // with the fourth and the two never asked about; no search runs after the stop.
+        let (kept, asked) = sift(vec![refuted(), Unknown, refuted(), Stopped], &[Cell(3)]);
+        assert_eq!(kept, Some(vec![Cell(11), Cell(13), Cell(14), Cell(15)]));
+        assert_eq!(asked, cells[..4]);
+        // Stopped at the first: nothing is ruled out.
+        let (kept, _) = sift(vec![Stopped], &[]);
+        assert_eq!(kept, Some(cells.clone()));
     }
 
     #[test]
