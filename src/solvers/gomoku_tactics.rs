@@ -632,7 +632,8 @@ mod tests {
     fn defences_cut_short_keep_every_candidate_not_yet_refuted() {
         let cells: Vec<Cell> = (10..16).map(Cell).collect();
         let refuted = || ThreatWin::Found(ThreatKind::Vcf, Vec::new());
-        // What the opponent's searches find after each candidate, in order; None: not asked.
+        // The candidates kept when the opponent's searches find `answers` after the candidates
+        // in order, and the candidates asked about (never one past the answers).
         let sift = |answers: Vec<ThreatWin>, fours: &[Cell]| {
             let mut answers = answers.into_iter();
             let mut asked = Vec::new();
