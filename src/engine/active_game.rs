@@ -36,7 +36,8 @@ pub struct AnalysisMove {
     pub visits: u32,
     /// Mean result for the side to move after this move, in [0, 1]; exact for proven moves.
     pub winrate: f64,
-    /// The prior the search gave the move, in [0, 1] (uniform until games supply priors).
+    /// The prior the search gave the move, in [0, 1]: the move model's probability where the
+    /// game has one (Hex), else an even share.
     pub prior: f64,
     /// A lower confidence bound of the win rate, in [0, 1].
     pub lcb: f64,
@@ -971,7 +972,9 @@ impl<G: Game> ActiveGame for GameState<G> {
 /// The root moves of a search result as analysis shows them, best first, moves without visits
 /// left out (at least one move is always there once a playout ran).
 fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<AnalysisMove> {
-    let prior = 1.0 / result.moves.len().max(1) as f64;
+    // The move model's probabilities where the game has one, else an even share.
+    let has_model = result.moves.iter().any(|stats| stats.policy > 0.0);
+    let even_share = 1.0 / result.moves.len().max(1) as f64;
     result
         .moves
         .iter()
@@ -992,7 +995,7 @@ fn analysis_moves<G: Game>(position: &G, result: &SearchResult<G::Move>) -> Vec<
                 mv: position.format_move(stats.mv),
                 visits: stats.visits,
                 winrate,
-                prior,
+                prior: if has_model { f64::from(stats.policy) } else { even_share },
                 lcb,
                 pv: format_line(position, &stats.pv),
                 score_lead: None,

@@ -922,6 +922,29 @@ mod tests {
     }
 
     #[test]
+    fn hex_analysis_shows_the_pattern_models_probabilities_as_priors() {
+        let commands =
+            node_limited_commands(&["boardsize 9", "param_game allow_swap 0"], 0, &["b e5"], "kata-analyze w 1");
+        let (reply, _) = session_reply("hex", &commands);
+        let last = reply.lines().last().expect("info lines");
+        let mut position = Hex::new(&HexConfig::with_size(9, 9).unwrap());
+        position.play(position.parse_move("e5").unwrap()).unwrap();
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut priors = vec![crate::games::Prior::NONE; moves.len()];
+        hex_patterns::move_priors(&position, &moves, &mut priors);
+        let shown = info_fields(last, "prior");
+        assert!(shown.len() > 1, "{last}");
+        for (text, prior) in &shown {
+            let at = moves.iter().position(|&mv| position.format_move(mv) == *text).unwrap();
+            let prior: f32 = prior.parse().unwrap();
+            assert!((prior - priors[at].policy).abs() < 1e-4, "{text}: shown {prior}, model {}", priors[at].policy);
+        }
+        let probabilities: Vec<f32> = shown.iter().map(|(_, prior)| prior.parse().unwrap()).collect();
+        assert!(probabilities.iter().any(|&p| p != probabilities[0]), "not an even share: {last}");
+    }
+
+    #[test]
     fn gomoku_analysis_shows_the_alpha_beta_lines() {
         let moves = ["b G6", "w K6", "b G7", "w K7", "b G8", "w G5", "b J8", "w H5"];
         let commands = |alpha_beta: u8| node_limited_commands(&[], alpha_beta, &moves, "kata-analyze b 1");

@@ -130,6 +130,7 @@ impl SearchSettings {
             Param::int("threat_nodes", self.params.threat_nodes),
             Param::int("threat_nodes_per_playout", self.params.threat_nodes_per_playout),
             Param::int("knowledge_visits", self.params.knowledge_visits),
+            Param::string("progressive_bias", self.params.progressive_bias.to_string()),
         ]
     }
 
@@ -175,6 +176,13 @@ impl SearchSettings {
             "threat_nodes_per_playout" => self.params.threat_nodes_per_playout = parse_u64(value)?,
             "knowledge_visits" => {
                 self.params.knowledge_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
+            }
+            "progressive_bias" => {
+                self.params.progressive_bias = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|c| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))?;
             }
             "resign_threshold" => {
                 self.params.resign_threshold = value

@@ -424,15 +424,23 @@ pub fn typical_plies_left(typical_plies: usize, played: usize, floor_plies: usiz
 pub struct Prior {
     pub visits: u32,
     pub value: f32,
+    /// The probability a trained move model gives the move among the candidates (0 without
+    /// one): the search's progressive bias ([`crate::search::SearchParams::progressive_bias`]).
+    pub policy: f32,
 }
 
 impl Prior {
     /// Nothing known.
-    pub const NONE: Prior = Prior { visits: 0, value: 0.5 };
+    pub const NONE: Prior = Prior { visits: 0, value: 0.5, policy: 0.0 };
 
     /// `visits` pseudo-playouts at `value`.
     pub const fn new(visits: u32, value: f32) -> Prior {
-        Prior { visits, value }
+        Prior { visits, value, policy: 0.0 }
+    }
+
+    /// This prior with the move model's probability `policy`.
+    pub const fn with_policy(self, policy: f32) -> Prior {
+        Prior { policy, ..self }
     }
 }
 

@@ -2,7 +2,8 @@
 //! [`super::gomoku_patterns`]) become the tree search's priors, which are pseudo-visits at a
 //! value ([`Prior`]): every candidate gets [`PRIOR_VISITS`] pseudo-visits, more for a move the
 //! model is sure of, at a value that grows with its `ln(gamma)` above the candidates' mean.
-//! These constants are first guesses, not tuned.
+//! These constants are first guesses, not tuned. The model's probability of the move comes
+//! with the prior too ([`Prior::policy`]), for the search's progressive bias.
 
 use super::weights_format::WeightsFile;
 use crate::games::Prior;
@@ -46,7 +47,7 @@ impl CandidateStrengths {
     pub fn prior(&self, log_gamma: f32) -> Prior {
         let probability = (log_gamma - self.best).exp() / self.total;
         let value = (0.5 + VALUE_PER_LOG_GAMMA * (log_gamma - self.mean)).clamp(LOWEST_VALUE, HIGHEST_VALUE);
-        Prior::new(PRIOR_VISITS + (CONFIDENT_VISITS * probability).round() as u32, value)
+        Prior::new(PRIOR_VISITS + (CONFIDENT_VISITS * probability).round() as u32, value).with_policy(probability)
     }
 }
 
@@ -70,5 +71,11 @@ mod tests {
         let (weak, strong) = (strengths.prior(0.0), strengths.prior(4.0));
         assert!(strong.value > weak.value && strong.visits > weak.visits, "{weak:?} {strong:?}");
         assert!(strengths.prior(-100.0).value >= LOWEST_VALUE && strengths.prior(100.0).value <= HIGHEST_VALUE);
+        // The policy is the model's probability: gamma over the candidates' sum of gammas.
+        let total = 1.0 + 1f32.exp() + 4f32.exp();
+        for log_gamma in [0.0, 1.0, 4.0] {
+            let policy = strengths.prior(log_gamma).policy;
+            assert!((policy - log_gamma.exp() / total).abs() < 1e-6, "{log_gamma}: {policy}");
+        }
     }
 }

@@ -117,6 +117,9 @@ const ONE_VISIT: u64 = 1 << 32;
 /// The largest prior a node keeps, in pseudo-visits: the half points then fit a `u16`.
 pub const MAX_PRIOR_VISITS: u32 = 16_000;
 
+/// A node's move probability is kept in steps of 1/`POLICY_UNIT`.
+const POLICY_UNIT: f32 = 65_535.0;
+
 /// One tree node: the move that leads to it and the statistics of the position after it.
 ///
 /// Visits and half points count real playouts only. Game knowledge enters as a prior (pseudo-
@@ -139,6 +142,8 @@ pub struct Node<M> {
     amaf_half_points: AtomicU32,
     prior_visits: AtomicU16,
     prior_half_points: AtomicU16,
+    /// The move model's probability of this node's move, in 1/[`POLICY_UNIT`] (progressive bias).
+    policy: AtomicU16,
     /// [`Bounds`], packed: pessimistic in bits 0-1, optimistic in bits 2-3.
     bounds: AtomicU8,
     state: AtomicU8,
@@ -158,6 +163,7 @@ impl<M> Default for Node<M> {
             amaf_half_points: AtomicU32::new(0),
             prior_visits: AtomicU16::new(0),
             prior_half_points: AtomicU16::new(0),
+            policy: AtomicU16::new(0),
             bounds: AtomicU8::new(Bounds::OPEN.pack()),
             state: AtomicU8::new(LEAF),
             threat_marks: AtomicU8::new(0),
@@ -213,6 +219,17 @@ impl<M: Copy> Node<M> {
         let half_points = (2.0 * value.clamp(0.0, 1.0) as f64 * visits as f64).round() as u16;
         self.prior_visits.store(visits as u16, Ordering::Relaxed);
         self.prior_half_points.store(half_points, Ordering::Relaxed);
+    }
+
+    /// The move model's probability of this node's move (0 without a model).
+    pub fn policy(&self) -> f32 {
+        f32::from(self.policy.load(Ordering::Relaxed)) * (1.0 / POLICY_UNIT)
+    }
+
+    /// Sets the move model's probability of this node's move, within [0, 1]. Only for a node not
+    /// yet published, as [`Node::set_prior`].
+    pub fn set_policy(&self, probability: f32) {
+        self.policy.store((probability.clamp(0.0, 1.0) * POLICY_UNIT).round() as u16, Ordering::Relaxed);
     }
 
     /// RAVE statistics as (visits, half points).
@@ -648,6 +665,7 @@ mod tests {
         arena.get(root).finish_expansion(children, 3);
         arena.get(children + 1).record_visit(2, false);
         arena.get(children + 1).set_proof(Proof::MoverWins);
+        arena.get(children + 1).set_policy(0.25);
         let grandchildren = arena.allocate(7..9u16).unwrap();
         assert!(arena.get(children + 1).try_begin_expansion());
         arena.get(children + 1).finish_expansion(grandchildren, 2);
@@ -661,6 +679,7 @@ mod tests {
         assert_eq!(arena.len(), 1 + 2 + 4);
         let node = arena.get(new_root);
         assert_eq!((node.mv(), node.visits(), node.proof()), (Some(1), 1, Proof::MoverWins));
+        assert!((node.policy() - 0.25).abs() < 1e-4, "the move probability moves with the node");
         let moves: Vec<_> = node.children().map(|c| arena.get(c).mv().unwrap()).collect();
         assert_eq!(moves, vec![7, 8]);
         let deep: Vec<_> = arena.get(node.children().start + 1).children().map(|c| arena.get(c)).collect();
@@ -671,5 +690,20 @@ mod tests {
         assert_eq!(fresh, 7);
         assert_eq!((arena.get(fresh).visits(), arena.get(fresh).proof()), (0, Proof::Unknown));
         assert!(!arena.get(fresh).is_expanded());
+        assert_eq!(arena.get(fresh).policy(), 0.0);
+    }
+
+    #[test]
+    fn move_probabilities_are_kept_within_one_step_and_clamped() {
+        let node: Node<u16> = Node::default();
+        assert_eq!(node.policy(), 0.0);
+        for probability in [0.0, 1e-4, 0.3, 0.999, 1.0] {
+            node.set_policy(probability);
+            assert!((node.policy() - probability).abs() <= 0.5 / POLICY_UNIT, "{probability}");
+        }
+        node.set_policy(2.0);
+        assert_eq!(node.policy(), 1.0);
+        node.set_policy(-1.0);
+        assert_eq!(node.policy(), 0.0);
     }
 }
