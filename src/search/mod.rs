@@ -168,8 +168,8 @@ pub const DEFAULT_THREAT_VISITS: u32 = 64;
 
 /// The default of [`SearchParams::progressive_bias`]: MoHex 2.0's constant. On Hex 11x11 at
 /// 0.5 s a move it beat no bias 41-17 in self-play (SPRT, +153 Elo); against MoHex 2.0 at 2 s a
-/// move it scored 5-15 where no bias scored 2-18 and 1-9 (see `weights/README.md`); 5 beat
-/// it 43-32 in self-play but scored 4-16 against MoHex.
+/// move it scored 5-15 where no bias scored 4-16, and 5 (43-32 against it in self-play, not
+/// decided) 4-16 (see `weights/README.md`).
 pub const DEFAULT_PROGRESSIVE_BIAS: f64 = 2.47;
 
 /// The default of [`SearchParams::knowledge_visits`] (MoHex's default threshold).
