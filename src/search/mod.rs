@@ -1211,8 +1211,10 @@ impl<G: Game> Search<G> {
                             / (2.0 * (visits + amaf_visits + visits * amaf_weight))
                     };
                     let mean = mean.clamp(bounds.pessimistic as f64 / 2.0, bounds.optimistic as f64 / 2.0);
+                    // The bias fades with the child's visits as this worker sees them (its
+                    // held-back ones and those under way included), not with pseudo-visits.
                     let bias = self.params.progressive_bias * f64::from(child_node.policy())
-                        / f64::from(real_visits + virtual_losses + 1).sqrt();
+                        / f64::from(real_visits + held.visits + virtual_losses + 1).sqrt();
                     mean + exploration * (log_parent / visits.max(1.0)).sqrt() + bias
                 }
             };
