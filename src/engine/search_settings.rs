@@ -146,13 +146,7 @@ impl SearchSettings {
             "threads" => self.params.threads = parse_int_param(value, 1..=MAX_THREADS).map_err(invalid)?,
             "force_threads" => self.params.force_threads = crate::games::parse_bool_param(value).map_err(invalid)?,
             "seed" => self.set_seed(parse_u64(value)?),
-            "exploration" => {
-                self.params.exploration = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|c| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))?;
-            }
+            "exploration" => self.params.exploration = parse_non_negative(value)?,
             "max_memory_mb" => {
                 self.params.max_memory_mb = parse_int_param(value, 16..=1 << 20).map_err(invalid)?;
             }
@@ -177,13 +171,7 @@ impl SearchSettings {
             "knowledge_visits" => {
                 self.params.knowledge_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
             }
-            "progressive_bias" => {
-                self.params.progressive_bias = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|c| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))?;
-            }
+            "progressive_bias" => self.params.progressive_bias = parse_non_negative(value)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value
                     .parse::<f64>()
@@ -199,6 +187,15 @@ impl SearchSettings {
 
 fn parse_u64(value: &str) -> Result<u64, GtpError> {
     value.parse::<u64>().map_err(|_| GtpError::InvalidValue("expected a non-negative integer".to_string()))
+}
+
+/// A finite number of at least 0 (the search's constants).
+fn parse_non_negative(value: &str) -> Result<f64, GtpError> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|c| c.is_finite() && *c >= 0.0)
+        .ok_or_else(|| GtpError::InvalidValue("expected a non-negative number".to_string()))
 }
 
 fn parse_seconds(value: &str) -> Result<f64, GtpError> {
