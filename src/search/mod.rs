@@ -1213,8 +1213,14 @@ impl<G: Game> Search<G> {
                     let mean = mean.clamp(bounds.pessimistic as f64 / 2.0, bounds.optimistic as f64 / 2.0);
                     // The bias fades with the child's visits as this worker sees them (its
                     // held-back ones and those under way included), not with pseudo-visits.
-                    let bias = self.params.progressive_bias * f64::from(child_node.policy())
-                        / f64::from(real_visits + held.visits + virtual_losses + 1).sqrt();
+                    // Games without a move model pay no square root per child.
+                    let policy = child_node.policy();
+                    let bias = if policy > 0.0 {
+                        self.params.progressive_bias * f64::from(policy)
+                            / f64::from(real_visits + held.visits + virtual_losses + 1).sqrt()
+                    } else {
+                        0.0
+                    };
                     mean + exploration * (log_parent / visits.max(1.0)).sqrt() + bias
                 }
             };
