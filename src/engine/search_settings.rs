@@ -130,6 +130,8 @@ impl SearchSettings {
             Param::int("threat_nodes", self.params.threat_nodes),
             Param::int("threat_nodes_per_playout", self.params.threat_nodes_per_playout),
             Param::int("knowledge_visits", self.params.knowledge_visits),
+            Param::int("knowledge_nodes", self.params.knowledge_nodes),
+            Param::int("knowledge_nodes_per_playout", self.params.knowledge_nodes_per_playout),
             Param::string("progressive_bias", self.params.progressive_bias.to_string()),
         ]
     }
@@ -171,6 +173,8 @@ impl SearchSettings {
             "knowledge_visits" => {
                 self.params.knowledge_visits = parse_int_param(value, 0..=u32::MAX as usize).map_err(invalid)? as u32;
             }
+            "knowledge_nodes" => self.params.knowledge_nodes = parse_u64(value)?,
+            "knowledge_nodes_per_playout" => self.params.knowledge_nodes_per_playout = parse_u64(value)?,
             "progressive_bias" => self.params.progressive_bias = parse_non_negative(value)?,
             "resign_threshold" => {
                 self.params.resign_threshold = value

@@ -119,9 +119,13 @@ pub struct SearchParams {
     pub threat_nodes_per_playout: u64,
     /// Visits at which a tree node gets the game's node knowledge (Hex: inferior cells, the
     /// must-play region and virtual-connection proofs, MoHex's knowledge threshold); 0 turns
-    /// it off. Only with `solver`; its work shares the threat budget (`threat_nodes`,
-    /// `threat_nodes_per_playout`).
+    /// it off. Only with `solver`.
     pub knowledge_visits: u32,
+    /// The budget of one node's knowledge (Hex: about microseconds of H-search work).
+    pub knowledge_nodes: u64,
+    /// Knowledge work a search may spend per playout it has run, on top of one node's
+    /// `knowledge_nodes` (as `threat_nodes_per_playout` does for threat searches).
+    pub knowledge_nodes_per_playout: u64,
     /// Progressive bias: a child's selection score gains this times its move probability
     /// ([`Prior::policy`], from a trained move model) over the square root of its visits plus
     /// one, as MoHex 2.0 does; 0 turns it off.
@@ -158,6 +162,8 @@ impl Default for SearchParams {
             threat_nodes: DEFAULT_THREAT_NODES,
             threat_nodes_per_playout: DEFAULT_THREAT_NODES_PER_PLAYOUT,
             knowledge_visits: DEFAULT_KNOWLEDGE_VISITS,
+            knowledge_nodes: DEFAULT_KNOWLEDGE_NODES,
+            knowledge_nodes_per_playout: DEFAULT_KNOWLEDGE_NODES_PER_PLAYOUT,
             progressive_bias: DEFAULT_PROGRESSIVE_BIAS,
         }
     }
@@ -174,6 +180,15 @@ pub const DEFAULT_PROGRESSIVE_BIAS: f64 = 2.47;
 
 /// The default of [`SearchParams::knowledge_visits`] (MoHex's default threshold).
 pub const DEFAULT_KNOWLEDGE_VISITS: u32 = 256;
+
+/// The default of [`SearchParams::knowledge_nodes`]: 16 ms of H-search on 11x11 Hex, where
+/// most nodes finish well within it. Against MoHex 2.0 at 2 s a move, 16,000 with 32 a playout
+/// scored 22-38 where 4,000 with 16 scored 9-31 (see `weights/README.md`).
+pub const DEFAULT_KNOWLEDGE_NODES: u64 = 16_000;
+
+/// The default of [`SearchParams::knowledge_nodes_per_playout`]: an 11x11 Hex playout costs
+/// 15-30 microseconds, so the knowledge may take up to about half the search's time.
+pub const DEFAULT_KNOWLEDGE_NODES_PER_PLAYOUT: u64 = 32;
 
 /// The default of [`SearchParams::threat_nodes`].
 pub const DEFAULT_THREAT_NODES: u64 = 4_000;
@@ -223,6 +238,18 @@ pub struct NodeSearch<G: Game> {
     pub search: ThreatHook<G>,
     /// The visit threshold (0: off) read from the search's parameters.
     pub visits: fn(&SearchParams) -> u32,
+    /// Its budget, read from the search's parameters.
+    pub budget: fn(&SearchParams) -> NodeSearchBudget,
+}
+
+/// What a [`NodeSearch`] may spend: `per_node` on one node, and in all no more than
+/// `per_node` plus `per_playout` for every playout the search has run, so the playout rate
+/// never collapses (a node that reaches its threshold while the budget is spent is searched
+/// later, when it passes again with budget left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeSearchBudget {
+    pub per_node: u64,
+    pub per_playout: u64,
 }
 
 // Derived `Clone` would ask `G: Clone`; the fields are function pointers.
@@ -237,12 +264,26 @@ impl<G: Game> Copy for NodeSearch<G> {}
 impl<G: Game> NodeSearch<G> {
     /// A threat search run at [`SearchParams::threat_visits`].
     pub fn threats(search: ThreatHook<G>) -> NodeSearch<G> {
-        NodeSearch { search, visits: |params| params.threat_visits }
+        NodeSearch {
+            search,
+            visits: |params| params.threat_visits,
+            budget: |params| NodeSearchBudget {
+                per_node: params.threat_nodes,
+                per_playout: params.threat_nodes_per_playout,
+            },
+        }
     }
 
     /// Node knowledge computed at [`SearchParams::knowledge_visits`].
     pub fn knowledge(search: ThreatHook<G>) -> NodeSearch<G> {
-        NodeSearch { search, visits: |params| params.knowledge_visits }
+        NodeSearch {
+            search,
+            visits: |params| params.knowledge_visits,
+            budget: |params| NodeSearchBudget {
+                per_node: params.knowledge_nodes,
+                per_playout: params.knowledge_nodes_per_playout,
+            },
+        }
     }
 }
 
@@ -377,7 +418,7 @@ pub struct Search<G: Game> {
     /// game ties it to a parameter: Gomoku's `pattern_priors`).
     prior_hook_enabled: fn(&SearchParams) -> bool,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
-    /// (see [`SearchParams::threat_nodes_per_playout`]).
+    /// (see [`NodeSearchBudget`]).
     /// On a cache line of its own: the fields beside it are read in every playout.
     threat_nodes_spent: CacheLine<AtomicU64>,
     threat_start_visits: u32,
@@ -510,20 +551,18 @@ impl<G: Game> Search<G> {
         self.threat_hook = hook;
     }
 
-    /// Whether the current search may start another threat search (see
-    /// [`SearchParams::threat_nodes_per_playout`]).
-    fn threat_budget_left(&self) -> bool {
+    /// Whether the current search may start another node search within `budget`.
+    fn threat_budget_left(&self, budget: NodeSearchBudget) -> bool {
         let playouts = self.arena.get(self.root).visits().saturating_sub(self.threat_start_visits) as u64;
-        self.threat_nodes_spent.0.load(Ordering::Relaxed)
-            <= self.params.threat_nodes + playouts * self.params.threat_nodes_per_playout
+        self.threat_nodes_spent.0.load(Ordering::Relaxed) <= budget.per_node + playouts * budget.per_playout
     }
 
     /// Runs the threat hook on an expanded node and records what it proved: a winning move's
     /// child is proven won (the descent then takes it, and the proof climbs from there), losing
     /// moves' children proven lost, and the children outside a defence set marked so that
     /// selection passes them by while a defence is worth searching.
-    fn search_threats(&self, hook: ThreatHook<G>, node_index: u32, position: &G) {
-        let threats = hook(position, self.params.threat_nodes);
+    fn search_threats(&self, hook: ThreatHook<G>, per_node: u64, node_index: u32, position: &G) {
+        let threats = hook(position, per_node);
         self.threat_nodes_spent.0.fetch_add(threats.nodes, Ordering::Relaxed);
         let node = self.arena.get(node_index);
         for child in node.children() {
@@ -951,11 +990,12 @@ impl<G: Game> Search<G> {
                 && threshold > 0
                 && (node_index == self.root || visits >= threshold)
                 && !node.threat_search_claimed()
-                && self.threat_budget_left()
+                && let budget = (hook.budget)(&self.params)
+                && self.threat_budget_left(budget)
                 && self.threat_deadline.is_none_or(|deadline| Instant::now() < deadline)
                 && node.claim_threat_search()
             {
-                self.search_threats(hook.search, node_index, &position);
+                self.search_threats(hook.search, budget.per_node, node_index, &position);
             }
             // Near the root and at hot nodes, every thread passes: their children's statistics
             // are held back there.

@@ -260,24 +260,36 @@ mod tests {
 
     /// An 11x11 position from a self-play game (8 moves, Black to move): H-search finds
     /// nothing at the root, but with knowledge at the tree's nodes the search proves that b10
-    /// wins (the replies' must-play regions and the wins below them); without it the search
-    /// proves nothing in the same playouts.
+    /// wins (the replies' must-play regions and the wins below them); without it, or with a
+    /// knowledge budget too small for any H-search, the search proves nothing in the same
+    /// playouts. The knowledge's budget is its own: Gomoku's threat budget does not bound it.
     #[test]
     fn knowledge_in_the_tree_proves_a_win_the_root_alone_does_not() {
         use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams};
         use std::sync::atomic::AtomicBool;
         let position = hex_position(11, 11, &["j2", "d6", "c6", "c8"], &["e7", "b8", "b7", "d9"]);
         assert_eq!(node_knowledge(&position, u64::MAX).winning_move, None);
-        let search_with = |knowledge_visits| {
-            let params = SearchParams { knowledge_visits, max_memory_mb: 64, ..SearchParams::default() };
-            let mut search = Search::new(params);
+        let search_with = |params: SearchParams| {
+            let mut search = Search::new(SearchParams { max_memory_mb: 64, ..params });
             search.set_threat_hook(Some(NodeSearch::knowledge(node_knowledge)));
             let limits = Limits { max_visits: Some(5_000), ..Limits::default() };
             search.run(&position, limits, &AtomicBool::new(false), 7, None)
         };
-        let with_knowledge = search_with(16);
+        let with_knowledge =
+            search_with(SearchParams { knowledge_visits: 16, threat_nodes: 0, ..SearchParams::default() });
         assert_eq!(with_knowledge.root_proof, RootProof::Win);
         assert_eq!(with_knowledge.best_move.map(|mv| position.format_move(mv)), Some("b10".to_string()));
-        assert_eq!(search_with(0).root_proof, RootProof::Unknown);
+        let fill_in_only = SearchParams {
+            knowledge_visits: 16,
+            knowledge_nodes: FILL_IN_COST,
+            knowledge_nodes_per_playout: 0,
+            threat_nodes: u64::MAX / 2,
+            ..SearchParams::default()
+        };
+        assert_eq!(search_with(fill_in_only).root_proof, RootProof::Unknown);
+        assert_eq!(
+            search_with(SearchParams { knowledge_visits: 0, ..SearchParams::default() }).root_proof,
+            RootProof::Unknown
+        );
     }
 }
