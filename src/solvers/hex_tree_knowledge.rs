@@ -5,6 +5,10 @@
 //! * **Inferior cells** (dead cells and captured pairs, [`super::hex_ice`]) are never better
 //!   than the best other move, so the node searches the other cells first (they are its
 //!   "defences"); the inferior ones compete only once all the others are proven lost.
+//! * **Vulnerable cells** likewise: a cell where the opponent has an answer that leaves the
+//!   stone dead ([`InferiorCells::killer`]). A side that wins has a winning move that is not
+//!   vulnerable (the argument is in [`super::hex_solver`]'s module docs), so when every open
+//!   cell, or every open cell of the must-play region, is vulnerable, the node is lost.
 //! * **Virtual connections** on the filled-in position: a full or semi connection of the side
 //!   to move between its edges wins (the semi's key, or a carrier cell of the full); a full one
 //!   of the opponent's loses every move; otherwise every cell outside the intersection of the
@@ -34,6 +38,10 @@ use crate::solvers::hex_vc::{BoardGeometry, EdgeVerdict, VcEngine, VcLimits, edg
 /// microsecond here, so the budget counts microseconds, comparable with Gomoku's threat nodes
 /// (some 5 us each) and with the playouts that earn it.
 const WORK_PER_BUDGET_UNIT: u64 = 25;
+
+/// The vulnerable-cell test of every open cell in budget units (six ring lookups a cell, a
+/// small part of the fill-in's cost).
+const VULNERABLE_COST: u64 = 20;
 
 /// Inferior-cell analysis in budget units (it took 80-170 us on 11x11 game positions when its
 /// neighbour rings were still built at every call; less now).
@@ -106,6 +114,14 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
         }
         return knowledge;
     }
+    // A winner has a winning move that is not vulnerable on the filled board (the solver's
+    // module docs), so the candidates are the open cells that are not; none left is a loss.
+    let candidates = open & !vulnerable_cells(&tools.inferior_cells, me, &stones, open);
+    knowledge.nodes += VULNERABLE_COST;
+    if candidates == 0 {
+        knowledge.losing_moves = cells(empty);
+        return knowledge;
+    }
     if budget > knowledge.nodes {
         // The engine's work counter runs on across calls: this call's limit and cost are
         // counted from where it stands.
@@ -126,9 +142,12 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
                 return knowledge;
             }
             EdgeVerdict::MustPlay(region) => {
-                knowledge.losing_moves = cells(empty & !region);
-                let defences = open & region;
-                if defences != 0 {
+                let defences = candidates & region;
+                if defences == 0 {
+                    // Every winning move would be an invulnerable one in the region.
+                    knowledge.losing_moves = cells(empty);
+                } else {
+                    knowledge.losing_moves = cells(empty & !region);
                     knowledge.defences = Some(cells(defences));
                 }
                 return knowledge;
@@ -136,10 +155,18 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
             EdgeVerdict::Open => {}
         }
     }
-    if inferior != 0 && open != 0 {
-        knowledge.defences = Some(cells(open));
+    if candidates != empty {
+        knowledge.defences = Some(cells(candidates));
     }
     knowledge
+}
+
+/// The open cells where a `me` stone has a killer ([`InferiorCells::killer`]): an answer of
+/// the opponent that leaves it dead.
+fn vulnerable_cells(inferior_cells: &InferiorCells, me: Color, stones: &[u128; 2], open: u128) -> u128 {
+    iterate(open)
+        .filter(|&cell| inferior_cells.killer(cell, me, stones, open).is_some())
+        .fold(0, |set, cell| set | 1 << cell)
 }
 
 /// The player whose edges fill-in joined outright, if any (H-search must not be asked then).
@@ -215,6 +242,42 @@ mod tests {
         assert!(wins > 50 && losses > 50 && restricted > 50, "too few claims: {wins} {losses} {restricted}");
     }
 
+    /// Vulnerable cells are searched last: a node left unproven that has one gets a defence
+    /// set, and no defence set holds one.
+    #[test]
+    fn vulnerable_cells_are_left_out_of_the_defences() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let start = Hex::new(&HexConfig::with_size(5, 5).unwrap());
+        let geometry = BoardGeometry::new(5, 5).unwrap();
+        let inferior_cells = InferiorCells::new(&geometry);
+        let mut restricted = 0;
+        for _ in 0..400 {
+            let stones = rng.random_range(3..14);
+            let position = random_running_position(&start, &mut rng, stones);
+            if position.outcome().is_some() {
+                continue;
+            }
+            let knowledge = node_knowledge(&position, u64::MAX);
+            let mut stones = geometry.stones_of(&position);
+            let empty = geometry.all() & !(stones[0] | stones[1]);
+            let fill = inferior_cells.fill_in(&mut stones, empty);
+            let open = empty & !(fill.dead | fill.captured[0] | fill.captured[1]);
+            let vulnerable = vulnerable_cells(&inferior_cells, position.to_move(), &stones, open);
+            let proven =
+                knowledge.winning_move.is_some() || knowledge.losing_moves.len() == empty.count_ones() as usize;
+            if vulnerable == 0 || proven {
+                continue;
+            }
+            let defences = knowledge.defences.expect("a node with vulnerable cells is restricted");
+            for mv in defences {
+                let HexMove::Cell(Cell(cell)) = mv else { panic!("a defence is a cell") };
+                assert_eq!(vulnerable >> cell & 1, 0, "{position:?}: vulnerable {} defends", position.format_move(mv));
+            }
+            restricted += 1;
+        }
+        assert!(restricted > 20, "too few positions with vulnerable cells: {restricted}");
+    }
+
     /// The budget bounds the work (up to one AND step past the limit) and the answer is the
     /// same every time for the same position and budget.
     #[test]
@@ -279,14 +342,14 @@ mod tests {
             search_with(SearchParams { knowledge_visits: 16, threat_nodes: 0, ..SearchParams::default() });
         assert_eq!(with_knowledge.root_proof, RootProof::Win);
         assert_eq!(with_knowledge.best_move.map(|mv| position.format_move(mv)), Some("b10".to_string()));
-        let fill_in_only = SearchParams {
+        let cell_analysis_only = SearchParams {
             knowledge_visits: 16,
-            knowledge_nodes: FILL_IN_COST,
+            knowledge_nodes: FILL_IN_COST + VULNERABLE_COST,
             knowledge_nodes_per_playout: 0,
             threat_nodes: u64::MAX / 2,
             ..SearchParams::default()
         };
-        assert_eq!(search_with(fill_in_only).root_proof, RootProof::Unknown);
+        assert_eq!(search_with(cell_analysis_only).root_proof, RootProof::Unknown);
         assert_eq!(
             search_with(SearchParams { knowledge_visits: 0, ..SearchParams::default() }).root_proof,
             RootProof::Unknown
