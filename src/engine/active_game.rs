@@ -14,7 +14,9 @@ use crate::games::{
 };
 use crate::protocol::command::VcView;
 use crate::search::tree::Proof;
-use crate::search::{Limits, NodeSearch, PriorHook, RootProof, Search, SearchParams, SearchResult, TreeStats};
+use crate::search::{
+    Limits, NodeSearch, PlayoutHook, PriorHook, RootProof, Search, SearchParams, SearchResult, TreeStats,
+};
 
 /// Called with the root moves while a search runs (live analysis).
 pub type ProgressCallback<'a> = &'a mut dyn FnMut(&[AnalysisMove]);
@@ -367,6 +369,12 @@ impl<G: Game> GameState<G> {
     /// ([`Game::move_priors`]).
     pub fn with_priors(mut self, priors: PriorHook<G>) -> GameState<G> {
         self.search.set_prior_hook(Some(priors));
+        self
+    }
+
+    /// The same with playouts from trained knowledge (`param_search pattern_playouts`).
+    pub fn with_playouts(mut self, playout: PlayoutHook<G>) -> GameState<G> {
+        self.search.set_playout_hook(Some(playout));
         self
     }
 

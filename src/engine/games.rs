@@ -102,6 +102,7 @@ pub const GAMES: &[GameEntry] = &[
                         refuted_move: None,
                     })
                     .with_priors(hex_patterns::move_priors)
+                    .with_playouts(hex_patterns::playout)
                     .resigning_proven_losses(),
             )
         },

@@ -430,6 +430,130 @@ fn bridge_reply<R: rand::Rng>(
     Some((last as isize + offsets[candidates.trailing_zeros() as usize]) as usize)
 }
 
+/// How a playout picks the cells the bridge reply leaves open ([`Hex::fill_board`]); cells are
+/// indexes of the playout's padded board (stride `width + 2`), colours `PLAYOUT_BLACK` or
+/// `PLAYOUT_WHITE`.
+trait CellChoice {
+    /// The scratch board is set up: its stones, and the empty cells.
+    fn start(&mut self, position: &Hex, board: &[u8], stride: usize, empties: &[u16]);
+    /// The next cell for `mover`, one of `empties`.
+    fn choose<R: rand::Rng>(&mut self, empties: &[u16], mover: u8, rng: &mut R) -> usize;
+    /// A stone of colour `color` went onto `cell`.
+    fn played(&mut self, cell: usize, color: u8);
+}
+
+/// Every empty cell alike: the plain playout.
+struct UniformChoice;
+
+impl CellChoice for UniformChoice {
+    fn start(&mut self, _: &Hex, _: &[u8], _: usize, _: &[u16]) {}
+
+    #[inline]
+    fn choose<R: rand::Rng>(&mut self, empties: &[u16], _: u8, rng: &mut R) -> usize {
+        empties[rng.random_range(0..empties.len())] as usize
+    }
+
+    #[inline]
+    fn played(&mut self, _: usize, _: u8) {}
+}
+
+impl Hex {
+    /// A playout whose random cells are drawn in proportion to pattern weights (MoHex 2.0's
+    /// playout policy) instead of uniformly; the bridge reply, the filled board left in the
+    /// position and the winner are as in [`Game::playout`].
+    pub fn weighted_playout<R: rand::Rng>(&mut self, rng: &mut R, weights: &knowledge::PlayoutWeights) -> Outcome {
+        self.fill_board(rng, &mut knowledge::PatternChoice::new(weights))
+    }
+
+    /// Fills the board as [`Game::playout`] describes, `choice` picking the cells the bridge
+    /// reply leaves open.
+    fn fill_board<R: rand::Rng, C: CellChoice>(&mut self, rng: &mut R, choice: &mut C) -> Outcome {
+        if let Some(winner) = self.winner {
+            return Outcome::Win(winner);
+        }
+        // 1. A padded board: the border rows count as Black (top and bottom edges), the border
+        //    columns as White, so edge bridges need no special case.
+        let (width, height) = (self.width(), self.height());
+        let stride = width + 2;
+        let mut board = [PLAYOUT_EMPTY; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
+        for padded_row in 0..height + 2 {
+            for padded_column in 0..width + 2 {
+                let index = padded_row * stride + padded_column;
+                if padded_row == 0 || padded_row == height + 1 {
+                    board[index] = PLAYOUT_BLACK;
+                } else if padded_column == 0 || padded_column == width + 1 {
+                    board[index] = PLAYOUT_WHITE;
+                }
+            }
+        }
+        // 2. Stones and the list of empty cells, with each cell's place in the list so that a
+        //    bridge reply can take a given cell out in constant time.
+        let mut empties = [0u16; MAX_CELLS];
+        let mut place_in_list = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
+        let mut index_of_padded = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
+        let mut empty_count = 0;
+        for row in 0..height {
+            for column in 0..width {
+                let index = row * width + column;
+                let padded = (row + 1) * stride + column + 1;
+                if self.stones[0].contains(index) {
+                    board[padded] = PLAYOUT_BLACK;
+                } else if self.stones[1].contains(index) {
+                    board[padded] = PLAYOUT_WHITE;
+                } else {
+                    empties[empty_count] = padded as u16;
+                    place_in_list[padded] = empty_count as u16;
+                    index_of_padded[padded] = index as u16;
+                    empty_count += 1;
+                }
+            }
+        }
+        let offsets = padded_offsets(stride as isize);
+        let mut last = self.last_cell.map(|cell| {
+            let (column, row) = self.coordinates(cell);
+            (row + 1) * stride + column + 1
+        });
+        let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
+        choice.start(self, &board, stride, &empties[..empty_count]);
+        // 3. Fill the board. A played cell is swapped to the end of the list's live part, so
+        //    the list ends up holding the cells in reverse order of play.
+        let empties_at_start = empty_count;
+        while empty_count > 0 {
+            let reply = match last {
+                Some(last) => bridge_reply(&board, last, to_move, &offsets, rng),
+                None => None,
+            };
+            let cell = match reply {
+                Some(cell) => cell,
+                None => choice.choose(&empties[..empty_count], to_move, rng),
+            };
+            let place = place_in_list[cell] as usize;
+            empty_count -= 1;
+            let moved = empties[empty_count];
+            empties[place] = moved;
+            place_in_list[moved as usize] = place as u16;
+            empties[empty_count] = cell as u16;
+            board[cell] = to_move;
+            choice.played(cell, to_move);
+            last = Some(cell);
+            to_move = PLAYOUT_BLACK + PLAYOUT_WHITE - to_move;
+        }
+        // 4. The position takes the filled board, for RAVE's all-moves-as-first statistics;
+        //    the players alternated from the side to move.
+        let mut color = self.to_move;
+        for &padded in empties[..empties_at_start].iter().rev() {
+            let index = index_of_padded[padded as usize] as usize;
+            self.stones[color.index()].insert(index);
+            self.hash ^= ZOBRIST[color.index() * MAX_CELLS + index];
+            color = color.opponent();
+        }
+        self.stone_count += empties_at_start as u16;
+        let winner = full_board_winner(&mut board, width, height, &offsets);
+        self.winner = Some(winner);
+        Outcome::Win(winner)
+    }
+}
+
 impl Game for Hex {
     const CELL_NAMES: super::CellNames = super::CellNames::LetterFromTop;
 
@@ -609,87 +733,7 @@ impl Game for Hex {
     /// board and its winner (RAVE reads who took each cell). A swap option at the start is
     /// ignored (the playout just fills the board).
     fn playout<R: rand::Rng>(&mut self, rng: &mut R) -> Outcome {
-        if let Some(winner) = self.winner {
-            return Outcome::Win(winner);
-        }
-        // 1. A padded board: the border rows count as Black (top and bottom edges), the border
-        //    columns as White, so edge bridges need no special case.
-        let (width, height) = (self.width(), self.height());
-        let stride = width + 2;
-        let mut board = [PLAYOUT_EMPTY; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
-        for padded_row in 0..height + 2 {
-            for padded_column in 0..width + 2 {
-                let index = padded_row * stride + padded_column;
-                if padded_row == 0 || padded_row == height + 1 {
-                    board[index] = PLAYOUT_BLACK;
-                } else if padded_column == 0 || padded_column == width + 1 {
-                    board[index] = PLAYOUT_WHITE;
-                }
-            }
-        }
-        // 2. Stones and the list of empty cells, with each cell's place in the list so that a
-        //    bridge reply can take a given cell out in constant time.
-        let mut empties = [0u16; MAX_CELLS];
-        let mut place_in_list = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
-        let mut index_of_padded = [0u16; (MAX_SIDE + 2) * (MAX_SIDE + 2)];
-        let mut empty_count = 0;
-        for row in 0..height {
-            for column in 0..width {
-                let index = row * width + column;
-                let padded = (row + 1) * stride + column + 1;
-                if self.stones[0].contains(index) {
-                    board[padded] = PLAYOUT_BLACK;
-                } else if self.stones[1].contains(index) {
-                    board[padded] = PLAYOUT_WHITE;
-                } else {
-                    empties[empty_count] = padded as u16;
-                    place_in_list[padded] = empty_count as u16;
-                    index_of_padded[padded] = index as u16;
-                    empty_count += 1;
-                }
-            }
-        }
-        let offsets = padded_offsets(stride as isize);
-        let mut last = self.last_cell.map(|cell| {
-            let (column, row) = self.coordinates(cell);
-            (row + 1) * stride + column + 1
-        });
-        let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
-        // 3. Fill the board. A played cell is swapped to the end of the list's live part, so
-        //    the list ends up holding the cells in reverse order of play.
-        let empties_at_start = empty_count;
-        while empty_count > 0 {
-            let reply = match last {
-                Some(last) => bridge_reply(&board, last, to_move, &offsets, rng),
-                None => None,
-            };
-            let cell = match reply {
-                Some(cell) => cell,
-                None => empties[rng.random_range(0..empty_count)] as usize,
-            };
-            let place = place_in_list[cell] as usize;
-            empty_count -= 1;
-            let moved = empties[empty_count];
-            empties[place] = moved;
-            place_in_list[moved as usize] = place as u16;
-            empties[empty_count] = cell as u16;
-            board[cell] = to_move;
-            last = Some(cell);
-            to_move = PLAYOUT_BLACK + PLAYOUT_WHITE - to_move;
-        }
-        // 4. The position takes the filled board, for RAVE's all-moves-as-first statistics;
-        //    the players alternated from the side to move.
-        let mut color = self.to_move;
-        for &padded in empties[..empties_at_start].iter().rev() {
-            let index = index_of_padded[padded as usize] as usize;
-            self.stones[color.index()].insert(index);
-            self.hash ^= ZOBRIST[color.index() * MAX_CELLS + index];
-            color = color.opponent();
-        }
-        self.stone_count += empties_at_start as u16;
-        let winner = full_board_winner(&mut board, width, height, &offsets);
-        self.winner = Some(winner);
-        Outcome::Win(winner)
+        self.fill_board(rng, &mut UniformChoice)
     }
 
     /// The playout leaves the filled board in the position.
@@ -1023,13 +1067,22 @@ mod tests {
     #[test]
     fn playouts_fill_the_board_and_have_its_winner() {
         let mut rng = SmallRng::seed_from_u64(1);
-        for size in [1, 2, 5, 11, 25] {
+        // Pattern weights from a hash of the code, so that some cells are far likelier than
+        // others.
+        let weights = knowledge::PlayoutWeights {
+            pattern: (0..knowledge::PATTERN_CODES as u64)
+                .map(|code| (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as f32 + 0.01)
+                .collect(),
+            edge: [1.0; knowledge::EDGE_CLASSES],
+        };
+        for (size, weighted) in [1, 2, 5, 11, 25].into_iter().flat_map(|size| [(size, false), (size, true)]) {
             let mut position = board(size, size);
             play_all(&mut position, &["a1"]);
             let mut black_wins = 0;
             for _ in 0..200 {
                 let mut filled = position.clone();
-                let outcome = filled.playout(&mut rng);
+                let outcome =
+                    if weighted { filled.weighted_playout(&mut rng, &weights) } else { filled.playout(&mut rng) };
                 if outcome == Outcome::Win(Color::Black) {
                     black_wins += 1;
                 }

@@ -126,6 +126,11 @@ pub struct SearchParams {
     /// Knowledge work a search may spend per playout it has run, on top of one node's
     /// `knowledge_nodes` (as `threat_nodes_per_playout` does for threat searches).
     pub knowledge_nodes_per_playout: u64,
+    /// Playouts by the game's trained playout policy where it has one (Hex: cells drawn in
+    /// proportion to their pattern weights, as MoHex 2.0's playouts draw them); off, the
+    /// default, its plain playouts. On Hex 11x11 the learned patterns made the playouts
+    /// slower and no better (see `weights/README.md`).
+    pub pattern_playouts: bool,
     /// Progressive bias: a child's selection score gains this times its move probability
     /// ([`Prior::policy`], from a trained move model) over the square root of its visits plus
     /// one, as MoHex 2.0 does; 0 turns it off.
@@ -165,6 +170,7 @@ impl Default for SearchParams {
             knowledge_nodes: DEFAULT_KNOWLEDGE_NODES,
             knowledge_nodes_per_playout: DEFAULT_KNOWLEDGE_NODES_PER_PLAYOUT,
             progressive_bias: DEFAULT_PROGRESSIVE_BIAS,
+            pattern_playouts: false,
         }
     }
 }
@@ -230,6 +236,10 @@ pub type ThreatHook<G> = fn(&G, u64) -> NodeThreats<<G as Game>::Move>;
 /// Priors of a node's moves from knowledge above the rules module (trained weights), in the
 /// form of [`Game::move_priors`]. Must be deterministic.
 pub type PriorHook<G> = fn(&G, &[<G as Game>::Move], &mut [Prior]);
+
+/// A playout with knowledge above the rules module (trained weights), in the form of
+/// [`Game::playout`], which it replaces. Must be deterministic for a given random generator.
+pub type PlayoutHook<G> = fn(&mut G, &mut SmallRng) -> Outcome;
 
 /// A game's search at busy tree nodes (see [`ThreatHook`]) with the parameter that says at
 /// how many visits a node gets it: Gomoku's threat search at `threat_visits`, Hex's knowledge
@@ -417,6 +427,8 @@ pub struct Search<G: Game> {
     /// Whether the parameters let the prior hook replace the game's priors (always, unless the
     /// game ties it to a parameter: Gomoku's `pattern_priors`).
     prior_hook_enabled: fn(&SearchParams) -> bool,
+    /// The playout from trained knowledge, used where `pattern_playouts` is on.
+    playout_hook: Option<PlayoutHook<G>>,
     /// Threat-search nodes the current search has spent, and the root's visits when it began
     /// (see [`NodeSearchBudget`]).
     /// On a cache line of its own: the fields beside it are read in every playout.
@@ -538,6 +550,7 @@ impl<G: Game> Search<G> {
             threat_hook: None,
             prior_hook: None,
             prior_hook_enabled: |_| true,
+            playout_hook: None,
             threat_nodes_spent: CacheLine(AtomicU64::new(0)),
             threat_start_visits: 0,
             threat_deadline: None,
@@ -579,6 +592,20 @@ impl<G: Game> Search<G> {
         }
         if threats.defences.is_some() {
             node.restrict_to_defences();
+        }
+    }
+
+    /// The game's playout from trained knowledge (see [`PlayoutHook`]), which replaces
+    /// [`Game::playout`] while [`SearchParams::pattern_playouts`] is on; `None`: the game's own.
+    pub fn set_playout_hook(&mut self, hook: Option<PlayoutHook<G>>) {
+        self.playout_hook = hook;
+    }
+
+    /// A playout from `position`, by the playout hook where it is on.
+    fn play_out(&self, position: &mut G, rng: &mut SmallRng) -> Outcome {
+        match self.playout_hook {
+            Some(hook) if self.params.pattern_playouts => hook(position, rng),
+            _ => position.playout(rng),
         }
     }
 
@@ -969,17 +996,17 @@ impl<G: Game> Search<G> {
                         break outcome;
                     }
                 }
-                break position.playout(&mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng);
             }
             // 4. A leaf is expanded once it has had a few playouts of its own: with priors the
             //    favoured child is revisited at once, and expanding at its second visit would
             //    allocate a whole row of children per playout and fill the memory cap within
             //    seconds on big boards.
             if !node.is_expanded() && node_index != self.root && visits < self.expand_after {
-                break position.playout(&mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
-                break position.playout(&mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng);
             }
             // 5. The game's threat search, once per node (whichever thread claims it runs it;
             //    the others go on meanwhile): at the root, and at nodes the search keeps
@@ -1870,6 +1897,29 @@ mod tests {
         // at 30 pseudo-visits against 0.5 for the rest, a1 takes most of them.
         assert!(visits_of_corner(false) <= 10);
         assert!(visits_of_corner(true) >= 20);
+    }
+
+    /// The playout hook replaces the game's playout while `pattern_playouts` is on, and only
+    /// then: a hook that calls every playout a draw leaves every root move at exactly 0.5.
+    #[test]
+    fn the_playout_hook_replaces_the_games_playout_when_switched_on() {
+        let position = Mnk::new(&MnkConfig::tictactoe());
+        let stop = AtomicBool::new(false);
+        let limits = Limits { max_visits: Some(60), ..Limits::default() };
+        let values = |pattern_playouts: bool| {
+            let params = SearchParams {
+                max_memory_mb: 16,
+                priors: false,
+                solver: false,
+                pattern_playouts,
+                ..SearchParams::default()
+            };
+            let mut search = Search::new(params);
+            search.set_playout_hook(Some(|_: &mut Mnk, _: &mut SmallRng| Outcome::Draw));
+            search.run(&position, limits, &stop, 5, None).moves.iter().map(|stats| stats.value).collect::<Vec<_>>()
+        };
+        assert!(values(true).iter().all(|&value| value == 0.5), "{:?}", values(true));
+        assert!(values(false).iter().any(|&value| value != 0.5), "{:?}", values(false));
     }
 
     #[test]

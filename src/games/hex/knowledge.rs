@@ -391,6 +391,193 @@ pub fn cell_features(position: &Hex, moves: &[HexMove], out: &mut Vec<Option<Cel
     }
 }
 
+/// Cell weights of the pattern playout ([`Hex::weighted_playout`]): the side to move takes an
+/// empty cell with a probability in proportion to the weight of its 12-cell pattern times the
+/// weight of its edge class, both read from the mover's view as [`CellFeatures`] reads them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutWeights {
+    /// By pattern code ([`CellFeatures::pattern`]'s digits, the 180-degree rotation not folded
+    /// in): [`PATTERN_CODES`] entries.
+    pub pattern: Vec<f32>,
+    /// By edge class ([`CellFeatures::edge`]).
+    pub edge: [f32; EDGE_CLASSES],
+}
+
+/// Whether the cell of a pattern code is dead (the ring digits alone tell).
+pub fn pattern_is_dead(code: u32) -> bool {
+    let (mut mine, mut theirs, mut rest) = (0, 0, code);
+    for ring_cell in 0..6 {
+        match rest % 3 {
+            1 => mine |= 1 << ring_cell,
+            2 => theirs |= 1 << ring_cell,
+            _ => {}
+        }
+        rest /= 3;
+    }
+    is_dead(mine, theirs)
+}
+
+/// The pattern's cells as (column, row) offsets, in digit order: ring, then bridge.
+const PATTERN_OFFSETS: [(i32, i32); 12] = {
+    let mut offsets = [(0, 0); 12];
+    let mut i = 0;
+    while i < 6 {
+        offsets[i] = NEIGHBOUR_OFFSETS[i];
+        offsets[i + 6] = BRIDGE_OFFSETS[i];
+        i += 1;
+    }
+    offsets
+};
+
+/// `TRANSPOSED_DIGIT[k]`: the digit whose offset is offset `k` with column and row exchanged.
+/// White's view of the board is its transposition, so a stone at offset `k` from a cell is
+/// that digit of the cell's pattern in White's view.
+const TRANSPOSED_DIGIT: [usize; 12] = {
+    let mut digits = [0; 12];
+    let mut k = 0;
+    while k < 12 {
+        let (dc, dr) = PATTERN_OFFSETS[k];
+        let mut j = 0;
+        while PATTERN_OFFSETS[j].0 != dr || PATTERN_OFFSETS[j].1 != dc {
+            j += 1;
+        }
+        digits[k] = j;
+        k += 1;
+    }
+    digits
+};
+
+/// Cells of the playout's padded board on the largest board.
+const PLAYOUT_CELLS: usize = (MAX_SIDE + 2) * (MAX_SIDE + 2);
+
+/// The pattern playout's choice of cells: every empty cell's pattern code and weight for
+/// either side to move (view 0 Black's, 1 White's), updated around each stone played, and a
+/// draw in proportion to the weights.
+pub(super) struct PatternChoice<'a> {
+    weights: &'a PlayoutWeights,
+    width: usize,
+    height: usize,
+    stride: usize,
+    empty: [bool; PLAYOUT_CELLS],
+    codes: [[u32; PLAYOUT_CELLS]; 2],
+    edge_weights: [[f32; PLAYOUT_CELLS]; 2],
+    cell_weights: [[f32; PLAYOUT_CELLS]; 2],
+    totals: [f64; 2],
+}
+
+impl<'a> PatternChoice<'a> {
+    pub(super) fn new(weights: &'a PlayoutWeights) -> PatternChoice<'a> {
+        PatternChoice {
+            weights,
+            width: 0,
+            height: 0,
+            stride: 0,
+            empty: [false; PLAYOUT_CELLS],
+            codes: [[0; PLAYOUT_CELLS]; 2],
+            edge_weights: [[0.0; PLAYOUT_CELLS]; 2],
+            cell_weights: [[0.0; PLAYOUT_CELLS]; 2],
+            totals: [0.0; 2],
+        }
+    }
+
+    /// The digit a cell at board coordinates (maybe off the board) adds to a pattern in
+    /// `view`: 0 empty, 1 the viewer's, 2 the opponent's. Off the board, as
+    /// [`KnowledgeBoard::for_mover`] pads: rows beyond the top and bottom are Black's edge,
+    /// columns beyond the sides White's, and in White's (transposed) view the corners are
+    /// White's, in Black's Black's.
+    fn digit(&self, board: &[u8], column: isize, row: isize, view: usize) -> u32 {
+        let column_off = column < 0 || column >= self.width as isize;
+        let row_off = row < 0 || row >= self.height as isize;
+        if column_off || row_off {
+            let viewers_edge = if view == 0 { row_off } else { column_off };
+            return if viewers_edge { 1 } else { 2 };
+        }
+        let value = board[(row as usize + 1) * self.stride + column as usize + 1];
+        match value {
+            0 => 0,
+            _ if usize::from(value) == view + 1 => 1,
+            _ => 2,
+        }
+    }
+
+    fn coordinates(&self, cell: usize) -> (isize, isize) {
+        ((cell % self.stride) as isize - 1, (cell / self.stride) as isize - 1)
+    }
+
+    fn set_weight(&mut self, view: usize, cell: usize) {
+        let weight = self.weights.pattern[self.codes[view][cell] as usize] * self.edge_weights[view][cell];
+        self.totals[view] += f64::from(weight - self.cell_weights[view][cell]);
+        self.cell_weights[view][cell] = weight;
+    }
+}
+
+impl super::CellChoice for PatternChoice<'_> {
+    fn start(&mut self, position: &Hex, board: &[u8], stride: usize, empties: &[u16]) {
+        (self.width, self.height, self.stride) = (position.width(), position.height(), stride);
+        for &cell in empties {
+            let cell = cell as usize;
+            let (column, row) = self.coordinates(cell);
+            self.empty[cell] = true;
+            let row_distance = row.min(self.height as isize - 1 - row).min(5) as usize;
+            let column_distance = column.min(self.width as isize - 1 - column).min(5) as usize;
+            self.edge_weights[0][cell] = self.weights.edge[row_distance * 6 + column_distance];
+            self.edge_weights[1][cell] = self.weights.edge[column_distance * 6 + row_distance];
+            for view in 0..2 {
+                let mut code = 0;
+                for (k, &(dc, dr)) in PATTERN_OFFSETS.iter().enumerate() {
+                    // White's view reads the transposed board: offset (dc, dr) there is
+                    // (dr, dc) here.
+                    let (dc, dr) = if view == 0 { (dc, dr) } else { (dr, dc) };
+                    code += self.digit(board, column + dc as isize, row + dr as isize, view) * POWERS_OF_THREE[k];
+                }
+                self.codes[view][cell] = code;
+                self.set_weight(view, cell);
+            }
+        }
+    }
+
+    fn choose<R: rand::Rng>(&mut self, empties: &[u16], mover: u8, rng: &mut R) -> usize {
+        let view = usize::from(mover) - 1;
+        let weights = &self.cell_weights[view];
+        if self.totals[view] > 0.0 {
+            let mut left = rng.random::<f64>() * self.totals[view];
+            for &cell in empties {
+                left -= f64::from(weights[cell as usize]);
+                if left < 0.0 {
+                    return cell as usize;
+                }
+            }
+        }
+        // Rounding (or no weight left): any cell.
+        empties[rng.random_range(0..empties.len())] as usize
+    }
+
+    fn played(&mut self, cell: usize, color: u8) {
+        self.empty[cell] = false;
+        for view in 0..2 {
+            self.totals[view] -= f64::from(self.cell_weights[view][cell]);
+            self.cell_weights[view][cell] = 0.0;
+        }
+        let (column, row) = self.coordinates(cell);
+        // Digit 1 for the viewer's stone, 2 for the opponent's.
+        let digits = if color == 1 { [1, 2] } else { [2, 1] };
+        for (k, &(dc, dr)) in PATTERN_OFFSETS.iter().enumerate() {
+            let (column, row) = (column - dc as isize, row - dr as isize);
+            if column < 0 || row < 0 || column >= self.width as isize || row >= self.height as isize {
+                continue;
+            }
+            let neighbour = (row as usize + 1) * self.stride + column as usize + 1;
+            if !self.empty[neighbour] {
+                continue;
+            }
+            self.codes[0][neighbour] += digits[0] * POWERS_OF_THREE[k];
+            self.codes[1][neighbour] += digits[1] * POWERS_OF_THREE[TRANSPOSED_DIGIT[k]];
+            self.set_weight(0, neighbour);
+            self.set_weight(1, neighbour);
+        }
+    }
+}
+
 /// Bridge directions from `index` whose target is a real stone (not padding).
 fn real_stone_targets(board: &KnowledgeBoard, index: usize) -> u32 {
     let mut mask = 0;
@@ -426,6 +613,110 @@ mod tests {
         let mut priors = vec![Prior::NONE; moves.len()];
         move_priors(position, &moves, &mut priors);
         moves.iter().zip(priors).map(|(&mv, prior)| (position.format_move(mv), prior)).collect()
+    }
+
+    /// The playout's padded scratch board of `position` and its empty cells, as
+    /// `Hex::fill_board` builds them.
+    fn scratch_board(position: &Hex) -> (Vec<u8>, usize, Vec<u16>) {
+        let stride = position.width() + 2;
+        let mut board = vec![0; PLAYOUT_CELLS];
+        let mut empties = Vec::new();
+        for row in 0..position.height() {
+            for column in 0..position.width() {
+                let padded = (row + 1) * stride + column + 1;
+                match position.stone_at(position.cell(column, row)) {
+                    Some(Color::Black) => board[padded] = 1,
+                    Some(Color::White) => board[padded] = 2,
+                    None => empties.push(padded as u16),
+                }
+            }
+        }
+        (board, stride, empties)
+    }
+
+    /// The pattern playout's codes are the learned priors' patterns: for every empty cell and
+    /// either side to move, the code (folded with its rotation) is `cell_features`' pattern,
+    /// when the playout starts and after each stone it plays.
+    #[test]
+    fn pattern_playout_codes_follow_the_cell_features() {
+        use crate::games::hex::CellChoice;
+        let weights = PlayoutWeights { pattern: vec![1.0; PATTERN_CODES], edge: [1.0; EDGE_CLASSES] };
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut features = Vec::new();
+        let mut checked = 0;
+        for (width, height) in [(11, 11), (5, 7), (9, 4)] {
+            for stones in [0, 6, 20] {
+                let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
+                let mut current = random_running_position(&start, &mut rng, stones);
+                let (board, stride, empties) = scratch_board(&current);
+                let mut choice = PatternChoice::new(&weights);
+                choice.start(&current, &board, stride, &empties);
+                for _ in 0..8 {
+                    if current.outcome().is_some() {
+                        break;
+                    }
+                    for to_move in [Color::Black, Color::White] {
+                        let mut view = current.clone();
+                        if view.to_move() != to_move {
+                            view.give_turn_to(to_move).unwrap();
+                        }
+                        let mut moves = Vec::new();
+                        view.legal_moves(&mut moves);
+                        cell_features(&view, &moves, &mut features);
+                        for (mv, feature) in moves.iter().zip(&features) {
+                            let HexMove::Cell(cell) = *mv else { continue };
+                            let (column, row) = view.coordinates(cell);
+                            let code = choice.codes[to_move.index()][(row + 1) * stride + column + 1];
+                            let feature = feature.unwrap();
+                            assert_eq!(code.min(rotated_pattern(code)), feature.pattern, "{}", view.format_move(*mv));
+                            assert_eq!(pattern_is_dead(code), feature.dead);
+                            checked += 1;
+                        }
+                    }
+                    let mut moves = Vec::new();
+                    current.legal_moves(&mut moves);
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    let HexMove::Cell(cell) = mv else { continue };
+                    let (column, row) = current.coordinates(cell);
+                    let color = if current.to_move() == Color::Black { 1 } else { 2 };
+                    current.play(mv).unwrap();
+                    choice.played((row + 1) * stride + column + 1, color);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The pattern playout draws each cell in proportion to its weight: with edge weights of 3
+    /// on the mover's edge rows, 1 one row in and 0 further in, a 5x5 board's draws for Black
+    /// fall on the edge rows three times in four and never on the middle row; White's, whose
+    /// edges are the side columns, likewise on the columns.
+    #[test]
+    fn pattern_playout_draws_cells_in_proportion_to_their_weights() {
+        use crate::games::hex::CellChoice;
+        let mut edge = [0.0; EDGE_CLASSES];
+        for their_distance in 0..6 {
+            edge[their_distance] = 3.0;
+            edge[6 + their_distance] = 1.0;
+        }
+        let weights = PlayoutWeights { pattern: vec![1.0; PATTERN_CODES], edge };
+        let position = Hex::new(&HexConfig::with_size(5, 5).unwrap());
+        let (board, stride, empties) = scratch_board(&position);
+        let mut choice = PatternChoice::new(&weights);
+        choice.start(&position, &board, stride, &empties);
+        let mut rng = SmallRng::seed_from_u64(4);
+        for (mover, coordinate) in [(1u8, 1usize), (2, 0)] {
+            let mut at_distance = [0; 3];
+            for _ in 0..20_000 {
+                let cell = choice.choose(&empties, mover, &mut rng);
+                let (column, row) = (cell % stride - 1, cell / stride - 1);
+                let along = if coordinate == 1 { row } else { column };
+                at_distance[along.min(4 - along)] += 1;
+            }
+            assert_eq!(at_distance[2], 0, "{at_distance:?}");
+            let edge_share = f64::from(at_distance[0]) / 20_000.0;
+            assert!((edge_share - 0.75).abs() < 0.02, "{at_distance:?}");
+        }
     }
 
     #[test]
