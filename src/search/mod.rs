@@ -189,7 +189,8 @@ pub const DEFAULT_KNOWLEDGE_VISITS: u32 = 256;
 
 /// The default of [`SearchParams::knowledge_nodes`]: 16 ms of H-search on 11x11 Hex, where
 /// most nodes finish well within it. Against MoHex 2.0 at 2 s a move, 16,000 with 32 a playout
-/// scored 22-38 where 4,000 with 16 scored 9-31 (see `weights/README.md`).
+/// scored 22-38 where 4,000 with 16 scored 9-31, then 6-14 and 5-15 in 40 more games: 33-67
+/// in 100 (see `weights/README.md`).
 pub const DEFAULT_KNOWLEDGE_NODES: u64 = 16_000;
 
 /// The default of [`SearchParams::knowledge_nodes_per_playout`]: an 11x11 Hex playout costs
