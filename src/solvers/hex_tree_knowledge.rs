@@ -252,8 +252,8 @@ mod tests {
         let inferior_cells = InferiorCells::new(&geometry);
         let mut restricted = 0;
         for _ in 0..400 {
-            let stones = rng.random_range(3..14);
-            let position = random_running_position(&start, &mut rng, stones);
+            let stone_count = rng.random_range(3..14);
+            let position = random_running_position(&start, &mut rng, stone_count);
             if position.outcome().is_some() {
                 continue;
             }
