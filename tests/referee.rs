@@ -147,3 +147,33 @@ fn ponder_plays_itself_cleanly_in_every_game() {
         }
     }
 }
+
+/// `results.tsv` is written after every game, so a match stopped by hand keeps the table of
+/// the games it finished: it appears while the match is still running.
+#[test]
+fn the_results_table_grows_while_the_match_runs() {
+    let dir = std::env::temp_dir().join(format!("ponder-match-table-test-{}", std::process::id()));
+    let engine = format!("{} --max-visits 100 --max-time 0 --seed 3", env!("CARGO_BIN_EXE_ponder"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ponder"))
+        .args(["match", "--game", "hex", "--size", "9", "--games", "400", "--black", &engine, "--white", &engine])
+        .arg("--sgf")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let table = dir.join("results.tsv");
+    let started = std::time::Instant::now();
+    while !table.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let still_running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&table).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(still_running, "the match ended before its table appeared");
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(rows.len() >= 2 && rows[0].starts_with("game\tblack"), "{text}");
+    assert!(rows[1].starts_with("1\t"), "{text}");
+}

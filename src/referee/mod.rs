@@ -12,7 +12,7 @@ pub mod game;
 pub mod stats;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -211,7 +211,7 @@ impl MatchSummary {
 pub const RESULTS_HEADER: &str = "game\tblack\twhite\tresult\treason\tmoves\tblack_seconds\twhite_seconds\tsgf";
 
 /// Runs a match. Progress lines (one per game) go to stderr; the SGF files and `results.tsv`
-/// to `sgf_dir`. Blocks until every game is played or the SPRT has decided.
+/// (rewritten after every game) to `sgf_dir`. Blocks until every game is played or the SPRT has decided.
 ///
 /// # Errors
 /// A message when an engine cannot start or refuses the game set-up, or a file cannot be
@@ -305,19 +305,34 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
             }
             eprintln!("{line}");
             summary.games.push(report);
+            // The table so far, after every game: a match stopped by hand keeps it.
+            if let Some(dir) = &config.sgf_dir
+                && let Err(error) = write_results_table(dir, &mut rows)
+            {
+                failure.get_or_insert(error);
+                stop.store(true, Ordering::Relaxed);
+            }
         }
     });
     summary.games.sort_by_key(|report| report.number);
-    rows.sort_by_key(|row| row.split('\t').next().and_then(|n| n.parse::<usize>().ok()));
     if let Some(dir) = &config.sgf_dir {
-        let table = format!("{RESULTS_HEADER}\n{}", rows.iter().map(|row| format!("{row}\n")).collect::<String>());
-        let path = dir.join("results.tsv");
-        std::fs::write(&path, &table).map_err(|error| format!("{}: {error}", path.display()))?;
+        write_results_table(dir, &mut rows)?;
     }
     match failure {
         Some(error) => Err(error),
         None => Ok(summary),
     }
+}
+
+/// Writes `results.tsv` in `dir`: the header and `rows` in the order of their game numbers.
+fn write_results_table(dir: &Path, rows: &mut [String]) -> Result<(), String> {
+    rows.sort_by_key(|row| row.split('\t').next().and_then(|n| n.parse::<usize>().ok()));
+    let table = format!("{RESULTS_HEADER}\n{}", rows.iter().map(|row| format!("{row}\n")).collect::<String>());
+    // Written aside and renamed, so that a reader never sees half a table.
+    let (path, partial) = (dir.join("results.tsv"), dir.join("results.tsv.partial"));
+    std::fs::write(&partial, &table)
+        .and_then(|()| std::fs::rename(&partial, &path))
+        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// One worker: its own pair of engines, restarted after a crash or a missed deadline, playing
