@@ -434,8 +434,8 @@ fn bridge_reply<R: rand::Rng>(
 /// indexes of the playout's padded board (stride `width + 2`), colours `PLAYOUT_BLACK` or
 /// `PLAYOUT_WHITE`.
 trait CellChoice {
-    /// The scratch board is set up: its stones, and the empty cells.
-    fn start(&mut self, position: &Hex, board: &[u8], stride: usize, empties: &[u16]);
+    /// The scratch board (of `stride`) is set up for `position`, with these empty cells.
+    fn start(&mut self, position: &Hex, stride: usize, empties: &[u16]);
     /// The next cell for `mover`, one of `empties`.
     fn choose<R: rand::Rng>(&mut self, empties: &[u16], mover: u8, rng: &mut R) -> usize;
     /// A stone of colour `color` went onto `cell`.
@@ -446,7 +446,7 @@ trait CellChoice {
 struct UniformChoice;
 
 impl CellChoice for UniformChoice {
-    fn start(&mut self, _: &Hex, _: &[u8], _: usize, _: &[u16]) {}
+    fn start(&mut self, _: &Hex, _: usize, _: &[u16]) {}
 
     #[inline]
     fn choose<R: rand::Rng>(&mut self, empties: &[u16], _: u8, rng: &mut R) -> usize {
@@ -514,7 +514,7 @@ impl Hex {
             (row + 1) * stride + column + 1
         });
         let mut to_move = if self.to_move == Color::Black { PLAYOUT_BLACK } else { PLAYOUT_WHITE };
-        choice.start(self, &board, stride, &empties[..empty_count]);
+        choice.start(self, stride, &empties[..empty_count]);
         // 3. Fill the board. A played cell is swapped to the end of the list's live part, so
         //    the list ends up holding the cells in reverse order of play.
         let empties_at_start = empty_count;

@@ -358,18 +358,8 @@ pub fn cell_features(position: &Hex, moves: &[HexMove], out: &mut Vec<Option<Cel
         };
         let index = board.padded(position, cell);
         let (black, white, _) = board.all_ring_masks(index);
-        // 2. The pattern and its rotation, digit by digit.
-        let (mut pattern, mut rotated) = (0, 0);
-        let offsets = board.ring.iter().chain(&board.bridge);
-        for (k, &offset) in offsets.enumerate() {
-            let digit = match board.at(index, offset) & COLOR_BITS {
-                BLACK => 1,
-                WHITE => 2,
-                _ => 0,
-            };
-            pattern += digit * POWERS_OF_THREE[k];
-            rotated += digit * POWERS_OF_THREE[ROTATED_DIGIT[k]];
-        }
+        // 2. The pattern and its rotation.
+        let (pattern, rotated) = pattern_codes(&board, index);
         // 3. The relation to the opponent's last stone and the distances to the edges.
         let (column, row) = board.board_coordinates(position, cell);
         let last_move = if saves.contains(&index) {
@@ -480,26 +470,6 @@ impl<'a> PatternChoice<'a> {
         }
     }
 
-    /// The digit a cell at board coordinates (maybe off the board) adds to a pattern in
-    /// `view`: 0 empty, 1 the viewer's, 2 the opponent's. Off the board, as
-    /// [`KnowledgeBoard::for_mover`] pads: rows beyond the top and bottom are Black's edge,
-    /// columns beyond the sides White's, and in White's (transposed) view the corners are
-    /// White's, in Black's Black's.
-    fn digit(&self, board: &[u8], column: isize, row: isize, view: usize) -> u32 {
-        let column_off = column < 0 || column >= self.width as isize;
-        let row_off = row < 0 || row >= self.height as isize;
-        if column_off || row_off {
-            let viewers_edge = if view == 0 { row_off } else { column_off };
-            return if viewers_edge { 1 } else { 2 };
-        }
-        let value = board[(row as usize + 1) * self.stride + column as usize + 1];
-        match value {
-            0 => 0,
-            _ if usize::from(value) == view + 1 => 1,
-            _ => 2,
-        }
-    }
-
     fn coordinates(&self, cell: usize) -> (isize, isize) {
         ((cell % self.stride) as isize - 1, (cell / self.stride) as isize - 1)
     }
@@ -512,8 +482,10 @@ impl<'a> PatternChoice<'a> {
 }
 
 impl super::CellChoice for PatternChoice<'_> {
-    fn start(&mut self, position: &Hex, board: &[u8], stride: usize, empties: &[u16]) {
+    fn start(&mut self, position: &Hex, stride: usize, empties: &[u16]) {
         (self.width, self.height, self.stride) = (position.width(), position.height(), stride);
+        // Each side's view as the learned priors read it: White's is the transposed board.
+        let views = [KnowledgeBoard::build(position, false), KnowledgeBoard::build(position, true)];
         for &cell in empties {
             let cell = cell as usize;
             let (column, row) = self.coordinates(cell);
@@ -522,15 +494,9 @@ impl super::CellChoice for PatternChoice<'_> {
             let column_distance = column.min(self.width as isize - 1 - column).min(5) as usize;
             self.edge_weights[0][cell] = self.weights.edge[row_distance * 6 + column_distance];
             self.edge_weights[1][cell] = self.weights.edge[column_distance * 6 + row_distance];
-            for view in 0..2 {
-                let mut code = 0;
-                for (k, &(dc, dr)) in PATTERN_OFFSETS.iter().enumerate() {
-                    // White's view reads the transposed board: offset (dc, dr) there is
-                    // (dr, dc) here.
-                    let (dc, dr) = if view == 0 { (dc, dr) } else { (dr, dc) };
-                    code += self.digit(board, column + dc as isize, row + dr as isize, view) * POWERS_OF_THREE[k];
-                }
-                self.codes[view][cell] = code;
+            let board_cell = position.cell(column as usize, row as usize);
+            for (view, board) in views.iter().enumerate() {
+                self.codes[view][cell] = pattern_codes(board, board.padded(position, board_cell)).0;
                 self.set_weight(view, cell);
             }
         }
@@ -578,6 +544,23 @@ impl super::CellChoice for PatternChoice<'_> {
     }
 }
 
+/// The 12-cell pattern code of the cell at padded `index` (digit `k` ring cell `k`, then
+/// bridge cell `k - 6`; 1 the board's Black, 2 its White) and the code of its 180-degree
+/// rotation.
+fn pattern_codes(board: &KnowledgeBoard, index: usize) -> (u32, u32) {
+    let (mut pattern, mut rotated) = (0, 0);
+    for (k, &offset) in board.ring.iter().chain(&board.bridge).enumerate() {
+        let digit = match board.at(index, offset) & COLOR_BITS {
+            BLACK => 1,
+            WHITE => 2,
+            _ => 0,
+        };
+        pattern += digit * POWERS_OF_THREE[k];
+        rotated += digit * POWERS_OF_THREE[ROTATED_DIGIT[k]];
+    }
+    (pattern, rotated)
+}
+
 /// Bridge directions from `index` whose target is a real stone (not padding).
 fn real_stone_targets(board: &KnowledgeBoard, index: usize) -> u32 {
     let mut mask = 0;
@@ -615,23 +598,16 @@ mod tests {
         moves.iter().zip(priors).map(|(&mv, prior)| (position.format_move(mv), prior)).collect()
     }
 
-    /// The playout's padded scratch board of `position` and its empty cells, as
-    /// `Hex::fill_board` builds them.
-    fn scratch_board(position: &Hex) -> (Vec<u8>, usize, Vec<u16>) {
+    /// The stride of the playout's padded scratch board of `position` and its empty cells, as
+    /// `Hex::fill_board` lists them.
+    fn scratch_empties(position: &Hex) -> (usize, Vec<u16>) {
         let stride = position.width() + 2;
-        let mut board = vec![0; PLAYOUT_CELLS];
-        let mut empties = Vec::new();
-        for row in 0..position.height() {
-            for column in 0..position.width() {
-                let padded = (row + 1) * stride + column + 1;
-                match position.stone_at(position.cell(column, row)) {
-                    Some(Color::Black) => board[padded] = 1,
-                    Some(Color::White) => board[padded] = 2,
-                    None => empties.push(padded as u16),
-                }
-            }
-        }
-        (board, stride, empties)
+        let empties = (0..position.height())
+            .flat_map(|row| (0..position.width()).map(move |column| (column, row)))
+            .filter(|&(column, row)| position.stone_at(position.cell(column, row)).is_none())
+            .map(|(column, row)| ((row + 1) * stride + column + 1) as u16)
+            .collect();
+        (stride, empties)
     }
 
     /// The pattern playout's codes are the learned priors' patterns: for every empty cell and
@@ -648,9 +624,9 @@ mod tests {
             for stones in [0, 6, 20] {
                 let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
                 let mut current = random_running_position(&start, &mut rng, stones);
-                let (board, stride, empties) = scratch_board(&current);
+                let (stride, empties) = scratch_empties(&current);
                 let mut choice = PatternChoice::new(&weights);
-                choice.start(&current, &board, stride, &empties);
+                choice.start(&current, stride, &empties);
                 for _ in 0..8 {
                     if current.outcome().is_some() {
                         break;
@@ -701,9 +677,9 @@ mod tests {
         }
         let weights = PlayoutWeights { pattern: vec![1.0; PATTERN_CODES], edge };
         let position = Hex::new(&HexConfig::with_size(5, 5).unwrap());
-        let (board, stride, empties) = scratch_board(&position);
+        let (stride, empties) = scratch_empties(&position);
         let mut choice = PatternChoice::new(&weights);
-        choice.start(&position, &board, stride, &empties);
+        choice.start(&position, stride, &empties);
         let mut rng = SmallRng::seed_from_u64(4);
         for (mover, coordinate) in [(1u8, 1usize), (2, 0)] {
             let mut at_distance = [0; 3];
