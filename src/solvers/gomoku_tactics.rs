@@ -189,19 +189,21 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
 
 /// The cells that may stop the opponent's forcing `line` (its moves and our forced replies,
 /// alternating, its first) on `board`, `side` to move, our fours left out: the cells of the
-/// line; and for a VCT (`by_threes`), whose line is one branch of its proof and whose threes
-/// can be spoilt from afar, every empty cell within four cells on the lines of its attacking
-/// moves, and our own open threes. Sorted, without repeats.
+/// line, and every empty cell within four cells on the lines of its attacking moves (a four or
+/// a three is spoilt by any cell of its window, and the line is one branch of the proof: in a
+/// game lost to Rapfi no cell of a VCF's line held, while a cell of its five's window did);
+/// against a VCT (`by_threes`) also our own open threes, a counter-threat it must answer.
+/// Sorted, without repeats.
 fn defence_candidates(board: &ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
     let mut candidates = line.to_vec();
-    if by_threes {
-        for &attack in line.iter().step_by(2) {
-            for direction in 0..LINE_DIRECTIONS.len() {
-                for steps in (-4..=4).filter(|&steps| steps != 0) {
-                    candidates.extend(board.step(attack, direction, steps).filter(|&cell| board.is_empty(cell)));
-                }
+    for &attack in line.iter().step_by(2) {
+        for direction in 0..LINE_DIRECTIONS.len() {
+            for steps in (-4..=4).filter(|&steps| steps != 0) {
+                candidates.extend(board.step(attack, direction, steps).filter(|&cell| board.is_empty(cell)));
             }
         }
+    }
+    if by_threes {
         candidates.extend(board.open_three_points(side).iter());
     }
     candidates.sort();
@@ -626,6 +628,33 @@ mod tests {
         // With no threat on the board nothing is narrowed.
         let quiet = gomoku(&["H8", "J9", "G10"]);
         assert_eq!(forcing_defences(&quiet, &limits, &never), None);
+    }
+
+    #[test]
+    fn against_a_threatened_vcf_a_cell_off_its_line_may_hold() {
+        // Black to move after 22 stones of a game ponder lost to Rapfi (2026-11-28, opening 5
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt, ponder Black): were White to
+        // move, it would win by a VCF through E5, D4 and F5. No cell of that line holds, and
+        // when the defences were the line's cells ponder kept only its own fours, played H9
+        // and lost. Rapfi (3 s) plays H5 there, good for Black (+222), a cell of the window of
+        // one of White's fours.
+        let position = gomoku(&[
+            "J7", "K9", "J9", "H8", "K8", "L7", "J6", "J8", "H6", "G5", "G6", "K6", "H7", "G7", "G8", "F9", "E6", "F6",
+            "F7", "D5", "K5", "L4",
+        ]);
+        let never = AtomicBool::new(false);
+        let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 };
+        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCF");
+        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        assert!(named.contains(&"H5".to_string()), "{named:?}");
+        for refuted in ["E5", "D4", "F5"] {
+            assert!(!named.contains(&refuted.to_string()), "{refuted} in {named:?}");
+        }
+        // H5 leaves White no VCF that a larger search finds.
+        let deeper = VcfOptions { max_nodes: 1_000_000, ..VcfOptions::vcf() };
+        let mut child = position.clone();
+        child.play_unchecked(position.parse_move("H5").unwrap());
+        assert!(!matches!(solve_vcf(&child, Color::White, &deeper, &never).outcome, VcfOutcome::Win(_)));
     }
 
     #[test]
