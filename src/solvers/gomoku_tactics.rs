@@ -232,8 +232,9 @@ impl DefenceLimits {
 /// The moves worth searching when the opponent of the side to move would win by force were it
 /// its turn (a VCF or VCT within `limits`; a search cannot be trusted to see a VCT of nine
 /// threats, and one that did not lost games to Rapfi): of the cells that may stop it
-/// ([`defence_candidates`], the blocks of its open threes among them), those after which the
-/// opponent's VCF and VCT searches both finish without a win. When none is proven to hold,
+/// ([`defence_candidates`], the blocks of its open threes among them, and against a VCT the
+/// moves that arm a VCF of our own, [`counter_vcf_moves`]), those after which the opponent's
+/// VCF and VCT searches both finish without a win (for a counter-threat: do not find one). When none is proven to hold,
 /// those the searches did not refute within their share, and our own fours (which only put
 /// the threat off by a move). `None` when the opponent threatens no forcing win the searches
 /// find, when a five is on the board for either side (the forced-move rules decide), when
@@ -254,9 +255,14 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
         ThreatWin::Found(kind, line) => (line, kind == ThreatKind::Vct),
         ThreatWin::Stopped | ThreatWin::NotFound | ThreatWin::Unknown => return None,
     };
-    let board = ThreatBoard::new(position);
+    let mut board = ThreatBoard::new(position);
     let mut candidates = defence_candidates(&board, side, &line, by_threes);
     candidates.extend(must_block(position).unwrap_or_default());
+    // Against threes, a move that arms a VCF of our own is a defence no cell of the threat's
+    // lines shows (in a game lost to Rapfi, Black's only winning move was such a one).
+    let counters =
+        if by_threes { counter_vcf_moves(position, &mut board, limits.threat_nodes, stop) } else { Vec::new() };
+    candidates.extend(&counters);
     let fours = board.four_points(side);
     candidates.retain(|cell| !fours.contains(*cell));
     candidates.sort();
@@ -267,10 +273,58 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let opponent_after = |cell: Cell| {
         let mut child = position.clone();
         child.play_unchecked(cell);
-        threat_win(&child, opponent, &check_vcf, &check_vct, stop).0
+        match threat_win(&child, opponent, &check_vcf, &check_vct, stop).0 {
+            // The opponent must first stop our VCF: unless its searches show that it wins
+            // anyway, the counter-threat holds as well as any defence.
+            ThreatWin::Unknown if counters.contains(&cell) => ThreatWin::NotFound,
+            found => found,
+        }
     };
     sift_defences(&candidates, opponent_after, fours.iter())
 }
+
+/// The empty cells near `board`'s stones of the side to move in `position` after which it
+/// would have a VCF (a counter-threat: the opponent's threes come too late against it), each
+/// VCF search within a share of `nodes`. Only cells that give it a four point are searched.
+fn counter_vcf_moves(position: &Mnk, board: &mut ThreatBoard, nodes: u64, stop: &AtomicBool) -> Vec<Cell> {
+    let side = position.to_move();
+    let mut near = Vec::new();
+    for index in 0..board.width() * board.height() {
+        let stone = Cell(index as u16);
+        if board.stone_at(stone) != Some(side) {
+            continue;
+        }
+        for direction in 0..LINE_DIRECTIONS.len() {
+            for steps in [-2, -1, 1, 2] {
+                near.extend(board.step(stone, direction, steps).filter(|&cell| board.is_empty(cell)));
+            }
+        }
+    }
+    near.sort();
+    near.dedup();
+    let arming: Vec<Cell> = near
+        .into_iter()
+        .filter(|&cell| {
+            board.play(side, cell);
+            let armed = !board.four_points(side).is_empty();
+            board.undo();
+            armed
+        })
+        .collect();
+    let vcf =
+        VcfOptions { max_nodes: (nodes / arming.len().max(1) as u64).max(MIN_COUNTER_VCF_NODES), ..VcfOptions::vcf() };
+    arming
+        .into_iter()
+        .filter(|&cell| {
+            let mut child = position.clone();
+            child.play_unchecked(cell);
+            matches!(solve_vcf(&child, side, &vcf, stop).outcome, VcfOutcome::Win(_))
+        })
+        .collect()
+}
+
+/// The fewest nodes each VCF search of [`counter_vcf_moves`] gets.
+const MIN_COUNTER_VCF_NODES: u64 = 200;
 
 /// The defences [`forcing_defences`] keeps of `candidates` (sorted), given what the opponent's
 /// threat searches find after each (`opponent_after`, asked in order): those after which it
@@ -655,6 +709,39 @@ mod tests {
         let mut child = position.clone();
         child.play_unchecked(position.parse_move("H5").unwrap());
         assert!(!matches!(solve_vcf(&child, Color::White, &deeper, &never).outcome, VcfOutcome::Win(_)));
+    }
+
+    #[test]
+    fn against_a_threatened_vct_a_move_that_arms_our_own_vcf_is_kept() {
+        // Black to move after 18 stones of a game ponder lost to Rapfi (2026-11-29, opening 6
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt, ponder Black): were White to
+        // move, it would win by a VCT. Black wins by F10 (Rapfi announced the win), after which
+        // Black would win by a VCF were White to play a three; F10 is on no line of White's
+        // threat. When the defences were only the cells near that threat, ponder played G10
+        // and lost.
+        let position = gomoku(&[
+            "F9", "K8", "J10", "K9", "K10", "L10", "H7", "M9", "J9", "K11", "N8", "H8", "J8", "J7", "J12", "J11",
+            "E10", "G8",
+        ]);
+        let never = AtomicBool::new(false);
+        let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 };
+        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCT");
+        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        assert!(named.contains(&"F10".to_string()), "{named:?}");
+        // What makes it a defence: Black's VCF after it.
+        let f10 = position.parse_move("F10").unwrap();
+        let armed = counter_vcf_moves(&position, &mut ThreatBoard::new(&position), 150_000, &never);
+        assert!(armed.contains(&f10), "{armed:?}");
+        for &cell in &armed {
+            let mut child = position.clone();
+            child.play_unchecked(cell);
+            let vcf = VcfOptions { max_nodes: 100_000, ..VcfOptions::vcf() };
+            let line = match solve_vcf(&child, Color::Black, &vcf, &never).outcome {
+                VcfOutcome::Win(line) => line,
+                _ => panic!("no Black VCF after {}", position.format_move(cell)),
+            };
+            assert_eq!(verify_vcf_line(&child, Color::Black, &line), Ok(()));
+        }
     }
 
     #[test]
