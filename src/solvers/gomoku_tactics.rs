@@ -234,9 +234,9 @@ impl DefenceLimits {
 /// threats, and one that did not lost games to Rapfi): of the cells that may stop it
 /// ([`defence_candidates`], the blocks of its open threes among them, and against a VCT the
 /// moves that arm a VCF of our own, [`counter_vcf_moves`]), those after which the opponent's
-/// VCF and VCT searches both finish without a win (for a counter-threat: do not find one). When none is proven to hold,
-/// those the searches did not refute within their share, and our own fours (which only put
-/// the threat off by a move). `None` when the opponent threatens no forcing win the searches
+/// VCF and VCT searches both finish without a win (after a counter-threat: find none). When
+/// none is proven to hold, those the searches did not refute within their share, and our own
+/// fours (which only put the threat off by a move). `None` when the opponent threatens no forcing win the searches
 /// find, when a five is on the board for either side (the forced-move rules decide), when
 /// every candidate is refuted and we have no four (a lost position: the search decides), or
 /// when `stop` ends the search for the opponent's threat. When `stop` ends the checks of the
@@ -283,9 +283,10 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     sift_defences(&candidates, opponent_after, fours.iter())
 }
 
-/// The empty cells near `board`'s stones of the side to move in `position` after which it
-/// would have a VCF (a counter-threat: the opponent's threes come too late against it), each
-/// VCF search within a share of `nodes`. Only cells that give it a four point are searched.
+/// The empty cells within two of the side to move's stones after which it would have a VCF in
+/// `position` (`board` is its threat board, left as it was): a counter-threat, against which
+/// the opponent's threes come too late. Only cells that give it a four point are searched, each
+/// within an equal share of `nodes`.
 fn counter_vcf_moves(position: &Mnk, board: &mut ThreatBoard, nodes: u64, stop: &AtomicBool) -> Vec<Cell> {
     let side = position.to_move();
     let mut near = Vec::new();
