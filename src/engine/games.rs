@@ -1024,13 +1024,14 @@ mod tests {
     }
 
     #[test]
-    fn gomoku_genmove_looks_beyond_the_defences_when_every_defence_loses() {
+    fn gomoku_genmove_defends_by_the_counter_threat_the_line_defences_missed() {
         use crate::search::gomoku_alphabeta::GomokuLimits;
         // Black to move after 20 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
         // of tests/data/gomoku/rapfi-match-openings-offset.txt). White would win by a VCT were
-        // it to move, and every move the defence check keeps against it loses by force; yet
-        // Rapfi (10 s) found a win for Black in 33 plies at O11, a quiet move outside them.
-        // Narrowed to the defences, ponder proved the position lost and played on as lost.
+        // it to move. The cells near its threat (L9, L10) both lose by force, and narrowed to
+        // them ponder proved the position lost and played on as lost. N10 arms a VCF of
+        // Black's own, and after it Rapfi (5 s) sees White mated in 8: the defences now hold
+        // it, and the narrowed search no longer finds every defence lost.
         let moves = [
             "b K7", "w K6", "b H10", "w L6", "b L8", "w J6", "b H6", "w M6", "b N6", "w M7", "b M8", "w L5", "b N8",
             "w K8", "b O8", "w P8", "b N9", "w N7", "b L11", "w M10",
@@ -1043,16 +1044,17 @@ mod tests {
             &never,
         )
         .expect("White threatens a forcing win");
+        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        assert!(named.contains(&"N10".to_string()), "{named:?}");
         let nodes = Some(10_000 * GOMOKU_NODES_PER_PLAYOUT);
         let narrowed =
             GomokuLimits { max_nodes: nodes, root_moves: Some(defences.clone()), ..GomokuLimits::to_depth(0, &never) };
-        assert_eq!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "every defence loses");
-        // genmove then searches every move and plays one outside the defences that neither
-        // the search nor the opponent's threat searches find lost.
+        assert_ne!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "{named:?}");
+        // genmove plays one of them that the opponent's threat searches do not refute.
         let commands = node_limited_commands(&["param_search max_visits 10000"], 1, &moves, "genmove b");
         let answer = session_reply("gomoku", &commands).0;
         let played = position.parse_move(&answer).unwrap();
-        assert!(!defences.contains(&played), "{answer} is one of the defences {defences:?}");
+        assert!(defences.contains(&played), "{answer} is not one of the defences {named:?}");
         let refutation = RefutationLimits::default();
         assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
     }

@@ -283,9 +283,9 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     sift_defences(&candidates, opponent_after, fours.iter())
 }
 
-/// The empty cells within two of the side to move's stones after which it would have a VCF in
-/// `position` (`board` is its threat board, left as it was): a counter-threat, against which
-/// the opponent's threes come too late. Only cells that give it a four point are searched, each
+/// The empty cells one or two steps along a line from the side to move's stones after which it
+/// would have a VCF in `position` (`board` is its threat board, left as it was): a
+/// counter-threat, against which the opponent's threes come too late. Only cells that give it a four point are searched, each
 /// within an equal share of `nodes`.
 fn counter_vcf_moves(position: &Mnk, board: &mut ThreatBoard, nodes: u64, stop: &AtomicBool) -> Vec<Cell> {
     let side = position.to_move();
