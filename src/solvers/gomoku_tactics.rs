@@ -667,8 +667,7 @@ mod tests {
             gomoku(&["K7", "K6", "H10", "L6", "J6", "L8", "K5", "L7", "L5", "J5", "M8", "H7", "L9", "K10", "K9", "J9"]);
         let never = AtomicBool::new(false);
         let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 200_000 };
-        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCT");
-        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        let (defences, named) = named_defences(&position, &limits);
         assert!(named.contains(&"G7".to_string()), "{named:?}");
         for losing in ["M10", "L11", "M11"] {
             assert!(!named.contains(&losing.to_string()), "{losing} in {named:?}");
@@ -698,9 +697,7 @@ mod tests {
             "F7", "D5", "K5", "L4",
         ]);
         let never = AtomicBool::new(false);
-        let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 };
-        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCF");
-        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        let (_, named) = named_defences(&position, &DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 });
         assert!(named.contains(&"H5".to_string()), "{named:?}");
         for refuted in ["E5", "D4", "F5"] {
             assert!(!named.contains(&refuted.to_string()), "{refuted} in {named:?}");
@@ -725,9 +722,7 @@ mod tests {
             "E10", "G8",
         ]);
         let never = AtomicBool::new(false);
-        let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 };
-        let defences = forcing_defences(&position, &limits, &never).expect("White threatens a VCT");
-        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        let (_, named) = named_defences(&position, &DefenceLimits { threat_nodes: 150_000, check_nodes: 1_000_000 });
         assert!(named.contains(&"F10".to_string()), "{named:?}");
         // What makes it a defence: Black's VCF after it.
         let f10 = position.parse_move("F10").unwrap();
@@ -796,6 +791,15 @@ mod tests {
         let quiet = gomoku(&["H8"]);
         assert!(!opponent_wins_after(&quiet, cell(&quiet, "J9"), &limits, &stop));
         assert!(!opponent_wins_after(&quiet, cell(&quiet, "H8"), &limits, &stop));
+    }
+
+    /// [`forcing_defences`] in a position where the opponent threatens a forcing win, and the
+    /// defences' names.
+    fn named_defences(position: &Mnk, limits: &DefenceLimits) -> (Vec<Cell>, Vec<String>) {
+        let defences =
+            forcing_defences(position, limits, &AtomicBool::new(false)).expect("the opponent threatens a forcing win");
+        let named = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        (defences, named)
     }
 
     fn gomoku(moves: &[&str]) -> Mnk {
