@@ -592,7 +592,7 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         // left; one that is not lost there and that the opponent's threat searches do not
         // refute is played. Otherwise the longest defence stays: a move outside the defences
         // loses to the threat already found, while a defence makes the opponent find more.
-        limits.root_moves = None;
+        let defences = limits.root_moves.take().unwrap_or_default();
         with_time_left(&mut limits, 1.0 - WIDENED_CHECK_SHARE);
         let check_time = context.max_time.map(|time| time.saturating_sub(started.elapsed()));
         // The widened search must reach the depth of the proof it would overrule, and the
@@ -606,8 +606,12 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
                 !refuted && !stop.load(std::sync::atomic::Ordering::Relaxed)
             })
         {
+            // The search over all moves may also find a defence holding that the narrowed one
+            // lost (its table and its order differ): the log says which happened.
+            let among = if defences.contains(&wider.best_move) { "one of them" } else { "outside them" };
             log::info!(
-                "{} {}: every defence loses; this move outside them holds as far as the searches see",
+                "{} {}: every defence lost in the narrowed search; this move, {among}, holds in the search over all \
+                 moves as far as the searches see",
                 position.to_move(),
                 position.format_move(wider.best_move)
             );
@@ -1077,6 +1081,40 @@ mod tests {
         assert!(defences.contains(&played), "{answer} is not one of the defences {named:?}");
         let refutation = RefutationLimits::default();
         assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
+    }
+
+    #[test]
+    fn gomoku_genmove_looks_past_the_defences_when_every_one_loses() {
+        // Black to move after 10 stones of a game ponder lost to Rapfi (2026-11-29, opening 8
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt). White threatens a forcing win,
+        // and at 1,000 visits the search narrowed to the moves that stop it proves them all
+        // lost. A move outside them that no search finds lost, and that the opponent's threat
+        // searches do not refute, is better than a lost defence: genmove plays one. (It plays
+        // H8; Rapfi at 3 s scores White to move after H8 at -164, after the defences N5 and O4
+        // at +1076 and +596.)
+        let moves = ["b K7", "w K6", "b H10", "w L6", "b M6", "w J6", "b L7", "w H6", "b G6", "w J7"];
+        let position = gomoku_after(&moves);
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let defences = gomoku_tactics::forcing_defences(
+            &position,
+            &DefenceLimits::for_seconds(DEFENCE_SECONDS_WITHOUT_CLOCK),
+            &never,
+        )
+        .expect("White threatens a forcing win");
+        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
+        let nodes = Some(1_000 * GOMOKU_NODES_PER_PLAYOUT);
+        let narrowed =
+            GomokuLimits { max_nodes: nodes, root_moves: Some(defences.clone()), ..GomokuLimits::to_depth(0, &never) };
+        assert_eq!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "{named:?}");
+        let commands = node_limited_commands(&["param_search max_visits 1000"], 1, &moves, "genmove b");
+        let answer = session_reply("gomoku", &commands).0;
+        let played = position.parse_move(&answer).unwrap();
+        assert!(!defences.contains(&played), "{answer} is one of the lost defences {named:?}");
+        let refutation = RefutationLimits::default();
+        assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
+        let everywhere = GomokuLimits { max_nodes: nodes, ..GomokuLimits::to_depth(0, &never) };
+        let wider = search_gomoku(&position, &everywhere).unwrap();
+        assert_eq!((wider.best_move, wider.proven()), (played, None));
     }
 
     #[test]
