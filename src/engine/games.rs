@@ -999,7 +999,7 @@ mod tests {
     #[test]
     fn gomoku_genmove_replaces_an_alpha_beta_move_the_opponent_refutes() {
         use crate::search::gomoku_alphabeta::GomokuLimits;
-        // Positions of games ponder lost to Rapfi (2026-11-28 and 29, openings 8, 1, 3 and 6
+        // Positions of games ponder lost to Rapfi (2026-11-28 and 29, openings 8, 1, 2 and 3
         // of tests/data/gomoku/rapfi-match-openings-offset.txt), ponder to move. Where a
         // 10-visit alpha-beta prefers a move after which the opponent wins by a VCT the search
         // is far too shallow to see (which of them depends on the trained value), genmove
