@@ -1047,20 +1047,21 @@ mod tests {
         assert!(checked > 0, "no position where the shallow search's move is refuted");
     }
 
-    #[test]
-    fn gomoku_genmove_defends_by_the_counter_threat_the_line_defences_missed() {
-        use crate::search::gomoku_alphabeta::GomokuLimits;
-        // Black to move after 20 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
-        // of tests/data/gomoku/rapfi-match-openings-offset.txt). White would win by a VCT were
-        // it to move. The cells near its threat (L9, L10) both lose by force, and narrowed to
-        // them ponder proved the position lost and played on as lost. N10 arms a VCF of
-        // Black's own, and after it Rapfi (5 s) sees White mated in 8: the defences now hold
-        // it, and the narrowed search no longer finds every defence lost.
-        let moves = [
-            "b K7", "w K6", "b H10", "w L6", "b L8", "w J6", "b H6", "w M6", "b N6", "w M7", "b M8", "w L5", "b N8",
-            "w K8", "b O8", "w P8", "b N9", "w N7", "b L11", "w M10",
-        ];
-        let position = gomoku_after(&moves);
+    /// What genmove faces and does at `visits` against the forcing win White threatens after
+    /// `moves` (Black to move): the root's defences as genmove finds them without a clock, and
+    /// their names; whether the alpha-beta narrowed to them at the same node limit proves the
+    /// position lost; and genmove's move, which the opponent's threat searches must not refute.
+    struct ThreatDefence {
+        position: Mnk,
+        defences: Vec<Cell>,
+        named: Vec<String>,
+        narrowed_lost: bool,
+        played: Cell,
+        answer: String,
+    }
+
+    fn genmove_against_a_threat(moves: &[&str], visits: u64) -> ThreatDefence {
+        let position = gomoku_after(moves);
         let never = std::sync::atomic::AtomicBool::new(false);
         let defences = gomoku_tactics::forcing_defences(
             &position,
@@ -1069,18 +1070,38 @@ mod tests {
         )
         .expect("White threatens a forcing win");
         let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
-        assert!(named.contains(&"N10".to_string()), "{named:?}");
-        let nodes = Some(10_000 * GOMOKU_NODES_PER_PLAYOUT);
-        let narrowed =
-            GomokuLimits { max_nodes: nodes, root_moves: Some(defences.clone()), ..GomokuLimits::to_depth(0, &never) };
-        assert_ne!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "{named:?}");
-        // genmove plays one of them that the opponent's threat searches do not refute.
-        let commands = node_limited_commands(&["param_search max_visits 10000"], 1, &moves, "genmove b");
+        let narrowed = GomokuLimits {
+            max_nodes: Some(visits * GOMOKU_NODES_PER_PLAYOUT),
+            root_moves: Some(defences.clone()),
+            ..GomokuLimits::to_depth(0, &never)
+        };
+        let narrowed_lost = search_gomoku(&position, &narrowed).unwrap().proven() == Some(false);
+        let commands = node_limited_commands(&[&format!("param_search max_visits {visits}")], 1, moves, "genmove b");
         let answer = session_reply("gomoku", &commands).0;
         let played = position.parse_move(&answer).unwrap();
-        assert!(defences.contains(&played), "{answer} is not one of the defences {named:?}");
         let refutation = RefutationLimits::default();
         assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
+        ThreatDefence { position, defences, named, narrowed_lost, played, answer }
+    }
+
+    #[test]
+    fn gomoku_genmove_defends_by_the_counter_threat_the_line_defences_missed() {
+        // Black to move after 20 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt). White would win by a VCT were
+        // it to move. The cells near its threat (L9, L10) both lose by force, and narrowed to
+        // them ponder proved the position lost and played on as lost. N10 arms a VCF of
+        // Black's own, and after it Rapfi (5 s) sees White mated in 8: the defences now hold
+        // it, and the narrowed search no longer finds every defence lost. genmove plays one
+        // of them that the opponent's threat searches do not refute.
+        let moves = [
+            "b K7", "w K6", "b H10", "w L6", "b L8", "w J6", "b H6", "w M6", "b N6", "w M7", "b M8", "w L5", "b N8",
+            "w K8", "b O8", "w P8", "b N9", "w N7", "b L11", "w M10",
+        ];
+        let case = genmove_against_a_threat(&moves, 10_000);
+        let named = &case.named;
+        assert!(named.contains(&"N10".to_string()), "{named:?}");
+        assert!(!case.narrowed_lost, "{named:?}");
+        assert!(case.defences.contains(&case.played), "{} is not one of the defences {named:?}", case.answer);
     }
 
     #[test]
@@ -1093,28 +1114,15 @@ mod tests {
         // H8; Rapfi at 3 s scores White to move after H8 at -164, after the defences N5 and O4
         // at +1076 and +596.)
         let moves = ["b K7", "w K6", "b H10", "w L6", "b M6", "w J6", "b L7", "w H6", "b G6", "w J7"];
-        let position = gomoku_after(&moves);
+        let case = genmove_against_a_threat(&moves, 1_000);
+        let named = &case.named;
+        assert!(case.narrowed_lost, "{named:?}");
+        assert!(!case.defences.contains(&case.played), "{} is one of the lost defences {named:?}", case.answer);
         let never = std::sync::atomic::AtomicBool::new(false);
-        let defences = gomoku_tactics::forcing_defences(
-            &position,
-            &DefenceLimits::for_seconds(DEFENCE_SECONDS_WITHOUT_CLOCK),
-            &never,
-        )
-        .expect("White threatens a forcing win");
-        let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
-        let nodes = Some(1_000 * GOMOKU_NODES_PER_PLAYOUT);
-        let narrowed =
-            GomokuLimits { max_nodes: nodes, root_moves: Some(defences.clone()), ..GomokuLimits::to_depth(0, &never) };
-        assert_eq!(search_gomoku(&position, &narrowed).unwrap().proven(), Some(false), "{named:?}");
-        let commands = node_limited_commands(&["param_search max_visits 1000"], 1, &moves, "genmove b");
-        let answer = session_reply("gomoku", &commands).0;
-        let played = position.parse_move(&answer).unwrap();
-        assert!(!defences.contains(&played), "{answer} is one of the lost defences {named:?}");
-        let refutation = RefutationLimits::default();
-        assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
-        let everywhere = GomokuLimits { max_nodes: nodes, ..GomokuLimits::to_depth(0, &never) };
-        let wider = search_gomoku(&position, &everywhere).unwrap();
-        assert_eq!((wider.best_move, wider.proven()), (played, None));
+        let everywhere =
+            GomokuLimits { max_nodes: Some(1_000 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let wider = search_gomoku(&case.position, &everywhere).unwrap();
+        assert_eq!((wider.best_move, wider.proven()), (case.played, None));
     }
 
     #[test]

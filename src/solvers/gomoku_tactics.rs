@@ -236,11 +236,11 @@ impl DefenceLimits {
 /// moves that arm a VCF of our own, [`counter_vcf_moves`]), those after which the opponent's
 /// VCF and VCT searches both finish without a win (after a counter-threat: find none). When
 /// none is proven to hold, those the searches did not refute within their share, and our own
-/// fours (which only put the threat off by a move). `None` when the opponent threatens no forcing win the searches
-/// find, when a five is on the board for either side (the forced-move rules decide), when
-/// every candidate is refuted and we have no four (a lost position: the search decides), or
-/// when `stop` ends the search for the opponent's threat. When `stop` ends the checks of the
-/// candidates, those not refuted by then.
+/// fours (which only put the threat off by a move). `None` when the opponent threatens no
+/// forcing win the searches find, when a five is on the board for either side (the forced-move
+/// rules decide), when every candidate is refuted and we have no four (a lost position: the
+/// search decides), or when `stop` ends the search for the opponent's threat. When `stop` ends
+/// the checks of the candidates, those not refuted by then.
 pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBool) -> Option<Vec<Cell>> {
     if position.outcome().is_some() || !is_five_in_a_row(position) {
         return None;
@@ -285,8 +285,8 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
 
 /// The empty cells one or two steps along a line from the side to move's stones after which it
 /// would have a VCF in `position` (`board` is its threat board, left as it was): a
-/// counter-threat, against which the opponent's threes come too late. Only cells that give it a four point are searched, each
-/// within an equal share of `nodes`.
+/// counter-threat, against which the opponent's threes come too late. Only cells that give it
+/// a four point are searched, each within an equal share of `nodes`.
 fn counter_vcf_moves(position: &Mnk, board: &mut ThreatBoard, nodes: u64, stop: &AtomicBool) -> Vec<Cell> {
     let side = position.to_move();
     let mut near = Vec::new();
