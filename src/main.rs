@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use ponder::engine::file_access::read_regular_file;
 use ponder::engine::{FileAccess, GAMES, GtpError, MAX_THREADS, Session};
 use ponder::protocol::command::{Command, ParamRequest};
+use ponder::train::bradley_terry::MoveFitOptions;
 
 /// The exit status when stdout closes under a subcommand's report (a shell's status for a
 /// process its pipe's reader left, 128 + SIGPIPE).
@@ -231,6 +232,19 @@ enum Tool {
         /// penalised by `--ridge` per weight in squared logits). The other games have one model.
         #[arg(long)]
         model: Option<String>,
+        /// Learn the moves of this player only: a case-insensitive part of a match record's
+        /// `PB` or `PW` (the data and test directories may hold `ponder match --sgf` records
+        /// beside self-play shards; a shard's moves are all learned). Move-prior fits only.
+        #[arg(long)]
+        learn_from: Option<String>,
+        /// Move-prior fits: draw the gammas towards those of this weights file (of the same
+        /// model) instead of towards 1, so new games adjust an earlier fit.
+        #[arg(long)]
+        prior_weights: Option<std::path::PathBuf>,
+        /// Move-prior fits: virtual wins and as many losses per feature value against the
+        /// prior's gamma (Coulom's prior is 1).
+        #[arg(long, default_value_t = 1.0)]
+        prior_strength: f64,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -401,33 +415,65 @@ fn main() -> ExitCode {
         Some(Tool::Train { game, model: Some(model), .. }) if !game.eq_ignore_ascii_case("gomoku") => {
             Err(format!("--model {model}: only Gomoku has more than one model to train"))
         }
-        Some(Tool::Train { game, data, out, iterations, test, model, ridge, .. })
-            if game.eq_ignore_ascii_case("gomoku") =>
+        Some(Tool::Train { model: Some(model), learn_from, prior_weights, prior_strength, .. })
+            if model != "priors" && (learn_from.is_some() || prior_weights.is_some() || prior_strength != 1.0) =>
         {
-            match model.as_deref().unwrap_or("priors") {
-                "priors" => {
-                    ponder::train::gomoku_fit::run_train(&data, &out, iterations, test.as_deref()).map(print_lines)
-                }
-                "value" if ridge.is_finite() && ridge > 0.0 => {
-                    ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref()).map(print_lines)
-                }
-                "value" => Err(format!("--ridge {ridge}: expected a positive number")),
-                other => Err(format!("--model {other}: expected priors or value")),
-            }
+            Err(format!(
+                "--learn-from, --prior-weights and --prior-strength are for the move-prior fits, not --model {model}"
+            ))
         }
-        Some(Tool::Train { game, data, out, iterations, test, .. }) if game.eq_ignore_ascii_case("hex") => {
-            let options = ponder::train::hex_fit::HexFitOptions { iterations, test };
+        Some(Tool::Train {
+            game,
+            data,
+            out,
+            iterations,
+            test,
+            model,
+            ridge,
+            learn_from,
+            prior_weights,
+            prior_strength,
+            ..
+        }) if game.eq_ignore_ascii_case("gomoku") => match model.as_deref().unwrap_or("priors") {
+            "priors" => {
+                let options = MoveFitOptions { iterations, test, learn_from, prior_weights, prior_strength };
+                ponder::train::gomoku_fit::run_train(&data, &out, &options).map(print_lines)
+            }
+            "value" if ridge.is_finite() && ridge > 0.0 => {
+                ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref()).map(print_lines)
+            }
+            "value" => Err(format!("--ridge {ridge}: expected a positive number")),
+            other => Err(format!("--model {other}: expected priors or value")),
+        },
+        Some(Tool::Train { game, data, out, iterations, test, learn_from, prior_weights, prior_strength, .. })
+            if game.eq_ignore_ascii_case("hex") =>
+        {
+            let options = MoveFitOptions { iterations, test, learn_from, prior_weights, prior_strength };
             ponder::train::hex_fit::run_train(&data, &out, &options).map(print_lines)
         }
-        Some(Tool::Train { game, data, out, ridge, iterations, stage_window, .. }) => {
-            only_reversi(&game).and_then(|()| {
-                if !(ridge.is_finite() && ridge > 0.0) {
-                    return Err(format!("--ridge {ridge}: expected a positive number"));
-                }
-                let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
-                ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
-            })
-        }
+        Some(Tool::Train {
+            game,
+            data,
+            out,
+            ridge,
+            iterations,
+            stage_window,
+            learn_from,
+            prior_weights,
+            prior_strength,
+            ..
+        }) => only_reversi(&game).and_then(|()| {
+            if learn_from.is_some() || prior_weights.is_some() || prior_strength != 1.0 {
+                return Err("--learn-from, --prior-weights, --prior-strength: Reversi's evaluation learns \
+                                from positions, not moves"
+                    .to_string());
+            }
+            if !(ridge.is_finite() && ridge > 0.0) {
+                return Err(format!("--ridge {ridge}: expected a positive number"));
+            }
+            let options = ponder::train::reversi_fit::FitOptions { ridge, iterations, stage_window };
+            ponder::train::reversi_fit::run_train(&data, &out, &options).map(print_lines)
+        }),
         Some(Tool::ProbcutFit { game, data, out, positions, max_depth }) => only_reversi(&game).and_then(|()| {
             let evaluator =
                 ponder::knowledge::reversi_eval::embedded().map_err(|e| format!("embedded weights: {e}"))?;

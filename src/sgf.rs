@@ -358,6 +358,9 @@ pub mod game_numbers {
     pub const HEX: u32 = 11;
 }
 
+/// The root-comment line of [`Record::mark_opening`].
+const OPENING_LINE: &str = "opening moves: ";
+
 /// A typed game record: what ponder reads from and writes to SGF files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -472,6 +475,21 @@ impl Record {
         Ok(record)
     }
 
+    /// Notes in the root comment that the first `count` moves were a referee's opening, not
+    /// the players' choices (`ponder match` writes it; the move-prior fits skip those moves).
+    pub fn mark_opening(&mut self, count: usize) {
+        let line = format!("{OPENING_LINE}{count}");
+        self.comment = Some(match self.comment.take() {
+            Some(comment) if !comment.is_empty() => format!("{comment}\n{line}"),
+            _ => line,
+        });
+    }
+
+    /// How many first moves were an opening, as [`Record::mark_opening`] noted it.
+    pub fn opening_moves(&self) -> Option<usize> {
+        self.comment.as_deref()?.lines().find_map(|line| line.strip_prefix(OPENING_LINE)?.trim().parse().ok())
+    }
+
     fn check_on_board(&self, (column, row): (usize, usize)) -> Result<(), String> {
         if column < self.size.0 && row < self.size.1 {
             Ok(())
@@ -570,6 +588,21 @@ mod tests {
         let moves: Vec<_> = nodes[1..].iter().map(|n| n.properties[0].values[0].clone()).collect();
         assert_eq!(moves, ["aa", "bb", "cc"]);
         assert_eq!(nodes[0].value("SZ"), Some("9"));
+    }
+
+    #[test]
+    fn an_opening_mark_survives_the_file_and_keeps_the_comment() {
+        let mut record = Record::new(game_numbers::HEX, (5, 5));
+        assert_eq!(record.opening_moves(), None);
+        record.mark_opening(0);
+        assert_eq!(Record::from_sgf(&record.to_sgf()).unwrap().opening_moves(), Some(0));
+        record.comment = Some("resignation".to_string());
+        record.mark_opening(2);
+        let read = Record::from_sgf(&record.to_sgf()).unwrap();
+        assert_eq!(read.opening_moves(), Some(2));
+        assert_eq!(read.comment.as_deref(), Some("resignation\nopening moves: 2"));
+        record.comment = Some("opening moves: many".to_string());
+        assert_eq!(record.opening_moves(), None);
     }
 
     #[test]

@@ -35,3 +35,28 @@ fn a_model_the_game_does_not_have_is_refused() {
     assert!(!ok);
     assert!(stderr.contains("ponder-no-such-data"), "{stderr}");
 }
+
+#[test]
+fn move_choice_options_are_refused_where_no_moves_are_learned() {
+    for args in [
+        &["--game", "gomoku", "--model", "value", "--learn-from", "rapfi"][..],
+        &["--game", "gomoku", "--model", "value", "--prior-strength", "3"],
+    ] {
+        let (ok, stderr) = ponder_train(args);
+        assert!(!ok);
+        assert!(stderr.contains("are for the move-prior fits, not --model value"), "{args:?}: {stderr}");
+    }
+    let (ok, stderr) = ponder_train(&["--game", "reversi", "--prior-weights", "weights/reversi.weights"]);
+    assert!(!ok);
+    assert!(stderr.contains("Reversi's evaluation learns from positions, not moves"), "{stderr}");
+    for strength in ["0", "NaN", "inf"] {
+        let (ok, stderr) = ponder_train(&["--game", "hex", "--prior-strength", strength]);
+        assert!(!ok);
+        assert!(stderr.contains(&format!("--prior-strength {strength}: expected a positive number")), "{stderr}");
+    }
+    // A prior file of another model is refused before any data is read.
+    let (ok, stderr) = ponder_train(&["--game", "hex", "--prior-weights", "weights/gomoku.patterns"]);
+    assert!(!ok);
+    assert!(stderr.contains("weights/gomoku.patterns: "), "{stderr}");
+    assert!(!stderr.contains("ponder-no-such-data"), "{stderr}");
+}

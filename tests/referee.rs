@@ -110,6 +110,7 @@ fn ponder_against_itself_writes_records_and_a_table() {
         let text = std::fs::read_to_string(dir.join(format!("game-{number:04}.sgf"))).unwrap();
         let record = ponder::sgf::Record::from_sgf(&text).unwrap();
         assert_eq!(record.moves[0].1, ponder::sgf::SgfMove::Point { column: 1, row: 1 }, "the opening comes first");
+        assert_eq!(record.opening_moves(), Some(1), "the record says how long the opening was");
         assert!(record.result.is_some() && record.black_name.is_some());
     }
     std::fs::remove_dir_all(dir).unwrap();

@@ -271,5 +271,6 @@ pub fn play_game(
     let mut result = GameResult { winner, ending, moves: board.moves_played(), seconds, genmoves, record };
     result.record.result = Some(result.result_text());
     result.record.comment = Some(result.reason());
+    result.record.mark_opening(opening.len());
     Ok(result)
 }

@@ -80,6 +80,24 @@ impl<const GROUPS: usize> Gammas<GROUPS> {
     }
 }
 
+/// What the gammas are drawn towards where the data says little: each feature value plays
+/// `strength` virtual wins and as many virtual losses against a player of its `center` gamma.
+/// Coulom's prior is one of each against a gamma of 1 ([`GammaPrior::neutral`]); a fitted
+/// weights file as the centre lets new data (a stronger player's moves) adjust those weights
+/// without forgetting what it does not cover.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GammaPrior<const GROUPS: usize> {
+    pub center: Gammas<GROUPS>,
+    pub strength: f64,
+}
+
+impl<const GROUPS: usize> GammaPrior<GROUPS> {
+    /// Coulom's prior: one virtual win and loss against a gamma of 1.
+    pub fn neutral(sizes: [usize; GROUPS]) -> GammaPrior<GROUPS> {
+        GammaPrior { center: Gammas::ones(sizes), strength: 1.0 }
+    }
+}
+
 /// Mean log-likelihood of the winners, per competition.
 pub fn log_likelihood<const GROUPS: usize>(gammas: &Gammas<GROUPS>, data: &Competitions<GROUPS>) -> f64 {
     let mut total = 0.0;
@@ -91,16 +109,17 @@ pub fn log_likelihood<const GROUPS: usize>(gammas: &Gammas<GROUPS>, data: &Compe
     total / data.len().max(1) as f64
 }
 
-/// Fits the gammas of groups of `sizes` values with `iterations` rounds of
-/// minorization-maximization over the groups; `report` hears the training log-likelihood after
-/// each round.
+/// Fits the gammas (of the prior's groups and sizes) with `iterations` rounds of
+/// minorization-maximization over the groups, starting from the prior's centre; `report` hears
+/// the training log-likelihood after each round.
 pub fn fit<const GROUPS: usize>(
     data: &Competitions<GROUPS>,
-    sizes: [usize; GROUPS],
+    prior: &GammaPrior<GROUPS>,
     iterations: usize,
     mut report: impl FnMut(usize, f64),
 ) -> Gammas<GROUPS> {
-    let mut gammas = Gammas::ones(sizes);
+    let sizes = prior.center.groups.each_ref().map(Vec::len);
+    let mut gammas = prior.center.clone();
     // Wins of every feature value: the winners' teams.
     let mut wins = sizes.map(|size| vec![0.0f64; size]);
     for &(first, _, winner) in &data.positions {
@@ -124,9 +143,11 @@ pub fn fit<const GROUPS: usize>(
                     denominator[value] += gammas.strength(team) / gammas.groups[group][value] / total;
                 }
             }
-            // 2. The update, with one virtual win and one virtual loss against a gamma of 1.
+            // 2. The update, with the prior's virtual wins and losses against its centre.
+            let centers = &prior.center.groups[group];
             for (value, gamma) in gammas.groups[group].iter_mut().enumerate() {
-                *gamma = (wins[group][value] + 1.0) / (denominator[value] + 2.0 / (*gamma + 1.0));
+                *gamma = (wins[group][value] + prior.strength)
+                    / (denominator[value] + 2.0 * prior.strength / (*gamma + centers[value]));
             }
         }
         report(iteration + 1, log_likelihood(&gammas, data));
@@ -196,12 +217,46 @@ pub struct PriorModel<const GROUPS: usize> {
     pub log_gamma_unit: f64,
 }
 
+/// A fit's prior and how the weights file's header names it.
+#[derive(Clone, Debug)]
+pub struct FitPrior<const GROUPS: usize> {
+    pub gammas: GammaPrior<GROUPS>,
+    pub description: String,
+}
+
+impl<const GROUPS: usize> FitPrior<GROUPS> {
+    /// Coulom's prior ([`GammaPrior::neutral`]).
+    pub fn neutral(sizes: [usize; GROUPS]) -> FitPrior<GROUPS> {
+        FitPrior {
+            gammas: GammaPrior::neutral(sizes),
+            description: "1 virtual win and loss against gamma 1 per feature value".to_string(),
+        }
+    }
+}
+
+/// What `ponder train` is asked to do for a move-prior model (Hex, Gomoku).
+#[derive(Clone, Debug, Default)]
+pub struct MoveFitOptions {
+    /// Minorization-maximization rounds.
+    pub iterations: usize,
+    /// Held-out games to report the accuracy on.
+    pub test: Option<std::path::PathBuf>,
+    /// The player of the match records whose moves are learned (see [`load_records`]).
+    pub learn_from: Option<String>,
+    /// A weights file of the model to centre the prior on, instead of gammas of 1.
+    pub prior_weights: Option<std::path::PathBuf>,
+    /// Virtual wins and losses per feature value against the prior's centre.
+    pub prior_strength: f64,
+}
+
 /// The shards a fit learns from, as [`load_records`] read them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TrainingData {
     pub games: usize,
     pub files: usize,
     pub hash: u64,
+    /// The match records' player whose moves were learned (`--learn-from`).
+    pub learned_player: Option<String>,
 }
 
 impl<const GROUPS: usize> PriorModel<GROUPS> {
@@ -212,7 +267,24 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
         iterations: usize,
         report: impl FnMut(usize, f64),
     ) -> Gammas<GROUPS> {
-        fit(data, self.sizes, iterations, report)
+        fit(data, &GammaPrior::neutral(self.sizes), iterations, report)
+    }
+
+    /// The prior centred on the gammas of a weights file of this model, `strength` virtual
+    /// wins and losses each.
+    ///
+    /// # Errors
+    /// A message when the file is not one of this model's.
+    pub fn prior_from_file(&self, bytes: &[u8], strength: f64) -> Result<GammaPrior<GROUPS>, String> {
+        let file =
+            weights_format::decode(bytes, self.game, self.feature_set, &self.sizes).map_err(|e| e.to_string())?;
+        let mut center = Gammas::ones(self.sizes);
+        for (gammas, table) in center.groups.iter_mut().zip(&file.tables) {
+            for (gamma, &stored) in gammas.iter_mut().zip(table) {
+                *gamma = (f64::from(stored) / self.log_gamma_unit).exp();
+            }
+        }
+        Ok(GammaPrior { center, strength })
     }
 
     /// The weights file of fitted `gammas`.
@@ -237,6 +309,7 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
         &self,
         competitions: &Competitions<GROUPS>,
         data: &TrainingData,
+        prior: &FitPrior<GROUPS>,
         iterations: usize,
         out: &Path,
     ) -> Result<(WeightsFile, Vec<String>), String> {
@@ -251,17 +324,18 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
             competitions.len(),
             competitions.competitors()
         )];
-        let gammas = fit(competitions, self.sizes, iterations, |iteration, likelihood| {
+        let gammas = fit(competitions, &prior.gammas, iterations, |iteration, likelihood| {
             if iteration % 5 == 0 || iteration == iterations {
                 lines.push(format!("iteration {iteration}: mean log-likelihood {likelihood:.4}"));
             }
         });
         let description = format!(
             "ponder train --game {} --iterations {iterations}: minorization-maximization of a generalised \
-             Bradley-Terry model (1 virtual win and loss against gamma 1 per feature value) on {} self-play \
-             games, {} positions",
+             Bradley-Terry model ({}) on {} {}games, {} positions",
             self.game,
+            prior.description,
             data.games,
+            data.learned_player.as_deref().map_or("self-play ".to_string(), |player| format!("{player}'s moves in ")),
             competitions.len()
         );
         let file = self.weights_file(&gammas, data.hash, description);
@@ -287,24 +361,56 @@ pub fn train_from_shards<const GROUPS: usize>(
     game: RecordGame,
     data: &Path,
     out: &Path,
-    iterations: usize,
-    test: Option<&Path>,
+    options: &MoveFitOptions,
     competitions: impl Fn(&[GameRecord]) -> Result<Competitions<GROUPS>, String>,
-    accuracy: impl Fn(&WeightsFile, &[GameRecord]) -> Result<(Accuracy, Accuracy), String>,
+    accuracy: impl Fn(Option<&WeightsFile>, &[GameRecord]) -> Result<(Accuracy, Accuracy), String>,
 ) -> Result<Vec<String>, String> {
-    let (records, hash, files) = load_records(game, data)?;
-    let training = TrainingData { games: records.len(), files, hash };
+    let learn_from = options.learn_from.as_deref();
+    if !(options.prior_strength.is_finite() && options.prior_strength > 0.0) {
+        return Err(format!("--prior-strength {}: expected a positive number", options.prior_strength));
+    }
+    let prior = match &options.prior_weights {
+        None if options.prior_strength == 1.0 => FitPrior::neutral(model.sizes),
+        None => FitPrior {
+            gammas: GammaPrior { center: Gammas::ones(model.sizes), strength: options.prior_strength },
+            description: format!(
+                "{} virtual wins and losses against gamma 1 per feature value",
+                options.prior_strength
+            ),
+        },
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let gammas = model
+                .prior_from_file(&bytes, options.prior_strength)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let hash = weights_format::fnv1a(weights_format::FNV_OFFSET, &bytes);
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            FitPrior {
+                gammas,
+                description: format!(
+                    "{} virtual wins and losses per feature value against the gammas of {name} (FNV-1a \
+                     {hash:016x})",
+                    options.prior_strength
+                ),
+            }
+        }
+    };
+    let (records, hash, files) = load_records(game, data, learn_from)?;
+    let training = TrainingData { games: records.len(), files, hash, learned_player: options.learn_from.clone() };
     let (file, mut lines) = model
-        .fit_and_write(&competitions(&records)?, &training, iterations, out)
+        .fit_and_write(&competitions(&records)?, &training, &prior, options.iterations, out)
         .map_err(|e| format!("{}: {e}", data.display()))?;
-    if let Some(test) = test {
-        let (test_records, hash, _) = load_records(game, test)?;
-        let (learned, hand_set) = accuracy(&file, &test_records)?;
+    if let Some(test) = &options.test {
+        let (test_records, hash, _) = load_records(game, test, learn_from)?;
+        let (learned, hand_set) = accuracy(Some(&file), &test_records)?;
+        let (shipped, _) = accuracy(None, &test_records)?;
         let (learned1, learned5) = learned.percent();
+        let (shipped1, shipped5) = shipped.percent();
         let (hand1, hand5) = hand_set.percent();
         lines.push(format!(
             "held-out {} ({} games, hash {hash:016x}), {} positions: learned top-1 {learned1:.1}% top-5 \
-             {learned5:.1}%, hand-set top-1 {hand1:.1}% top-5 {hand5:.1}%",
+             {learned5:.1}%, shipped top-1 {shipped1:.1}% top-5 {shipped5:.1}%, hand-set top-1 {hand1:.1}% \
+             top-5 {hand5:.1}%",
             test.display(),
             test_records.len(),
             learned.positions

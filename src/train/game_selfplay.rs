@@ -21,6 +21,13 @@
 //! run's seed, the game's number, the game, the size and the visits (one search thread, the
 //! search seeded per game), so a shard's bytes depend only on those and the games it holds.
 //!
+//! # Match records
+//!
+//! The fits also read the SGF files of `ponder match --sgf` from the same directories: the
+//! referee marks in the root comment how many first moves were its opening (`opening moves:
+//! N`), and `ponder train --learn-from NAME` learns only the moves of the player whose `PB` or
+//! `PW` holds NAME, so games against a stronger engine teach its choices.
+//!
 //! # The games
 //!
 //! Hex opens with 1 or 2 uniformly random stones (half the games each); Gomoku with 2 to 4
@@ -124,9 +131,20 @@ pub struct GameRecord {
     pub size: usize,
     pub number: usize,
     pub winner: Option<Color>,
-    /// The leading moves that were drawn at random.
+    /// The leading moves that were drawn at random (or, in a match record, the referee's
+    /// opening).
     pub random_moves: usize,
     pub moves: Vec<String>,
+    /// The side whose moves are the choices to learn from; `None` for both (self-play).
+    pub chooser: Option<Color>,
+}
+
+impl GameRecord {
+    /// Whether the move at `ply`, made by `mover`, is a choice the fits learn from: past the
+    /// random opening and by the side learned from.
+    pub fn is_choice(&self, ply: usize, mover: Color) -> bool {
+        ply >= self.random_moves && self.chooser.is_none_or(|chooser| chooser == mover)
+    }
 }
 
 /// Writes the shards; returns a one-line summary per shard.
@@ -223,7 +241,7 @@ pub fn parse_record(line: &str, size: usize) -> Result<GameRecord, String> {
     if random_moves > moves.len() {
         return Err("more random moves than moves".to_string());
     }
-    Ok(GameRecord { size, number, winner, random_moves, moves })
+    Ok(GameRecord { size, number, winner, random_moves, moves, chooser: None })
 }
 
 /// The board side a shard's first line gives, if it is a shard of `game`.
@@ -313,24 +331,33 @@ fn play_game(options: &SelfplayOptions, game: usize) -> Result<GameRecord, Strin
         // the other did before; the loser's genmove says which.
         winner = Some(color.opponent());
     }
-    Ok(GameRecord { size: options.size, number: game, winner, random_moves, moves })
+    Ok(GameRecord { size: options.size, number: game, winner, random_moves, moves, chooser: None })
 }
 
-/// The game records of every shard file (`*.txt`) of `dir`, in file-name order, with the hash
-/// of their bytes (FNV-1a 64 over each file's name and contents, in that order).
+/// The game records of `dir`, in file-name order: every self-play shard (`*.txt`), whose
+/// moves past the random opening are all choices, and every match record (`*.sgf`, as `ponder
+/// match --sgf` writes them) of `game`, whose moves past the referee's opening are choices of
+/// the player named `learn_from` (a case-insensitive part of `PB` or `PW`; both players' when
+/// `None`). Returns the records, the hash of the files' bytes (FNV-1a 64 over each file's name
+/// and contents, in that order) and the number of files.
 ///
 /// # Errors
-/// A message when the directory cannot be read or a line is malformed.
-pub fn load_records(game: RecordGame, dir: &Path) -> Result<(Vec<GameRecord>, u64, usize), String> {
+/// A message when the directory cannot be read, a line or record is malformed, a match record
+/// has no opening mark, or `learn_from` names neither of its players.
+pub fn load_records(
+    game: RecordGame,
+    dir: &Path,
+    learn_from: Option<&str>,
+) -> Result<(Vec<GameRecord>, u64, usize), String> {
     use crate::knowledge::weights_format::{FNV_OFFSET, fnv1a};
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt" || ext == "sgf"))
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(format!("{}: no shard files (*.txt)", dir.display()));
+        return Err(format!("{}: no shard files (*.txt) or match records (*.sgf)", dir.display()));
     }
     let mut hash = FNV_OFFSET;
     let mut records = Vec::new();
@@ -339,6 +366,12 @@ pub fn load_records(game: RecordGame, dir: &Path) -> Result<(Vec<GameRecord>, u6
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         hash = fnv1a(hash, name.as_bytes());
         hash = fnv1a(hash, text.as_bytes());
+        if path.extension().is_some_and(|ext| ext == "sgf") {
+            let number = records.len();
+            records
+                .push(match_record(game, &text, number, learn_from).map_err(|e| format!("{}: {e}", path.display()))?);
+            continue;
+        }
         let size = shard_size(game, text.lines().next().unwrap_or_default())
             .ok_or_else(|| format!("{}: not a {} self-play shard (first line)", path.display(), game.name()))?;
         for (number, line) in text.lines().enumerate() {
@@ -349,6 +382,51 @@ pub fn load_records(game: RecordGame, dir: &Path) -> Result<(Vec<GameRecord>, u6
         }
     }
     Ok((records, hash, files.len()))
+}
+
+/// A match record (SGF text) of `game` as game record number `number`, learning from the
+/// player named `learn_from` (see [`load_records`]).
+fn match_record(game: RecordGame, text: &str, number: usize, learn_from: Option<&str>) -> Result<GameRecord, String> {
+    use crate::engine::{game_of_record, load_record};
+    let record = crate::sgf::Record::from_sgf(text).map_err(|e| e.to_string())?;
+    let entry = game_of_record(&record, game.name())?;
+    if entry.name != game.name() {
+        return Err(format!("a {} record, not {}", entry.name, game.name()));
+    }
+    let (width, height) = record.size;
+    if width != height {
+        return Err(format!("a {width}x{height} board (the fits take square boards)"));
+    }
+    if !record.setup.is_empty() {
+        return Err("set-up stones (the fits replay moves from an empty board)".to_string());
+    }
+    let random_moves = record.opening_moves().ok_or("no 'opening moves' line in the root comment")?;
+    // Replaying checks every move and names it in the game's notation.
+    let board = load_record(&record, None, game.name(), &crate::search::SearchParams::default())?;
+    let moves: Vec<String> = board.moves_with_colors().into_iter().map(|(_, text)| text).collect();
+    if random_moves > moves.len() {
+        return Err("more opening moves than moves".to_string());
+    }
+    let winner = match record.result.as_deref().map(|result| result.get(..2)) {
+        Some(Some("B+")) => Some(Color::Black),
+        Some(Some("W+")) => Some(Color::White),
+        _ => None,
+    };
+    let chooser = match learn_from {
+        None => None,
+        Some(player) => {
+            let plays = |name: &Option<String>| {
+                name.as_deref().is_some_and(|name| name.to_ascii_lowercase().contains(&player.to_ascii_lowercase()))
+            };
+            match (plays(&record.black_name), plays(&record.white_name)) {
+                (true, true) => None,
+                (true, false) => Some(Color::Black),
+                (false, true) => Some(Color::White),
+                (false, false) => return Err(format!("'{player}' is neither player (PB, PW)")),
+            }
+        }
+    };
+    Ok(GameRecord { size: width, number, winner, random_moves, moves, chooser })
 }
 
 #[cfg(test)]
@@ -363,6 +441,7 @@ mod tests {
             winner: Some(Color::White),
             random_moves: 1,
             moves: vec!["a1".into(), "f6".into(), "e7".into()],
+            chooser: None,
         };
         assert_eq!(format_record(&record), "7 W 1 a1 f6 e7");
         assert_eq!(parse_record(&format_record(&record), 11).unwrap(), record);
@@ -372,6 +451,68 @@ mod tests {
         assert_eq!(shard_size(RecordGame::Hex, "# ponder selfplay hex format 1: size 13, seed 1"), Some(13));
         assert_eq!(shard_size(RecordGame::Gomoku, "# ponder selfplay hex format 1: size 13, seed 1"), None);
         assert_eq!(shard_size(RecordGame::Gomoku, "# ponder selfplay gomoku format 1: size 15, seed 1"), Some(15));
+    }
+
+    /// A Hex match record on 5x5 between `black` and `white`, its first `opening` moves marked
+    /// as the referee's.
+    fn hex_match_record(black: &str, white: &str, opening: Option<usize>) -> String {
+        use crate::sgf::{Record, SgfMove, game_numbers};
+        let mut record = Record::new(game_numbers::HEX, (5, 5));
+        record.rules = Some("hex allow_swap=0".to_string());
+        record.black_name = Some(black.to_string());
+        record.white_name = Some(white.to_string());
+        record.result = Some("W+R".to_string());
+        record.comment = Some("resignation".to_string());
+        let cells = [(0, 4), (2, 2), (1, 2), (2, 1), (3, 1)];
+        let mut color = Color::Black;
+        for (column, row) in cells {
+            record.moves.push((color, SgfMove::Point { column, row }));
+            color = color.opponent();
+        }
+        if let Some(count) = opening {
+            record.mark_opening(count);
+        }
+        record.to_sgf()
+    }
+
+    #[test]
+    fn match_records_load_beside_shards_with_the_named_players_moves_as_choices() {
+        let dir = std::env::temp_dir().join(format!("ponder-match-records-{}", std::process::id()));
+        let shard = GameRecord {
+            size: 5,
+            number: 0,
+            winner: Some(Color::Black),
+            random_moves: 1,
+            moves: vec!["a1".into(), "c3".into()],
+            chooser: None,
+        };
+        write_test_shard(&dir, RecordGame::Hex, 5, std::slice::from_ref(&shard));
+        std::fs::write(dir.join("game-0001.sgf"), hex_match_record("ponder 0.1.0", "MoHex 2.0", Some(1))).unwrap();
+        let (records, hash, files) = load_records(RecordGame::Hex, &dir, Some("mohex")).unwrap();
+        assert_eq!(files, 2);
+        assert_eq!(records[1], shard);
+        let game = &records[0];
+        assert_eq!(game.moves, ["a5", "c3", "b3", "c2", "d2"]);
+        assert_eq!((game.random_moves, game.winner, game.chooser), (1, Some(Color::White), Some(Color::White)));
+        let choices: Vec<usize> =
+            (0..5).filter(|&ply| game.is_choice(ply, [Color::Black, Color::White][ply % 2])).collect();
+        assert_eq!(choices, [1, 3]);
+        // Without a name both players' moves are choices; the same bytes give the same hash.
+        let (records, same_hash, _) = load_records(RecordGame::Hex, &dir, None).unwrap();
+        assert_eq!((records[0].chooser, same_hash), (None, hash));
+        let refused = |learn_from, text: String| {
+            std::fs::write(dir.join("game-0001.sgf"), text).unwrap();
+            load_records(RecordGame::Hex, &dir, learn_from).unwrap_err()
+        };
+        let error = refused(Some("gnugo"), hex_match_record("ponder", "MoHex", Some(1)));
+        assert!(error.ends_with("game-0001.sgf: 'gnugo' is neither player (PB, PW)"), "{error}");
+        let error = refused(None, hex_match_record("ponder", "MoHex", None));
+        assert!(error.ends_with("no 'opening moves' line in the root comment"), "{error}");
+        let error = refused(None, hex_match_record("ponder", "MoHex", Some(9)));
+        assert!(error.ends_with("more opening moves than moves"), "{error}");
+        let error = refused(None, "(;FF[4]GM[4]SZ[15]C[opening moves: 0];B[hh])".to_string());
+        assert!(error.ends_with("a gomoku record, not hex"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn selfplay_is_reproducible(game: RecordGame, size: usize, visits: u64) -> Vec<GameRecord> {
@@ -389,7 +530,7 @@ mod tests {
         let first = shard_text(&options, 0..2).unwrap();
         assert_eq!(first, shard_text(&options, 0..2).unwrap());
         run_selfplay(&options).unwrap();
-        let (records, _, files) = load_records(game, &dir).unwrap();
+        let (records, _, files) = load_records(game, &dir, None).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(files, 1);
         assert_eq!(records.len(), 2);

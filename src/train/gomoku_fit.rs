@@ -9,12 +9,12 @@
 
 use std::path::Path;
 
-use super::bradley_terry::{Accuracy, Comparison, Competitions, PriorModel, train_from_shards};
+use super::bradley_terry::{Accuracy, Comparison, Competitions, MoveFitOptions, PriorModel, train_from_shards};
 use super::game_selfplay::{GameRecord, RecordGame};
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::{Game, GameConfig, Prior};
 use crate::knowledge::gomoku_patterns::{
-    CellFeatures, FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES, applies, cell_features,
+    CellFeatures, FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES, applies, cell_features, embedded,
     has_five_point, is_candidate,
 };
 
@@ -42,7 +42,7 @@ fn for_each_choice(record: &GameRecord, mut visit: impl FnMut(&Mnk, &[Cell], Opt
     let (mut legal, mut candidates) = (Vec::new(), Vec::new());
     for (ply, text) in record.moves.iter().enumerate() {
         let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
-        if ply >= record.random_moves && applies(&position) && !has_five_point(&position) {
+        if record.is_choice(ply, position.to_move()) && applies(&position) && !has_five_point(&position) {
             legal.clear();
             position.legal_moves(&mut legal);
             candidates.clear();
@@ -100,9 +100,10 @@ pub fn accuracy(weights: &PatternWeights, records: &[GameRecord]) -> Result<(Acc
 ///
 /// # Errors
 /// A message when the shards cannot be read or the file cannot be written.
-pub fn run_train(data: &Path, out: &Path, iterations: usize, test: Option<&Path>) -> Result<Vec<String>, String> {
-    train_from_shards(&MODEL, RecordGame::Gomoku, data, out, iterations, test, competitions, |file, records| {
-        accuracy(&PatternWeights::from_file(file), records)
+pub fn run_train(data: &Path, out: &Path, options: &MoveFitOptions) -> Result<Vec<String>, String> {
+    train_from_shards(&MODEL, RecordGame::Gomoku, data, out, options, competitions, |file, records| match file {
+        Some(file) => accuracy(&PatternWeights::from_file(file), records),
+        None => accuracy(embedded().map_err(|e| format!("the shipped weights: {e}"))?, records),
     })
 }
 
@@ -147,7 +148,7 @@ mod tests {
                     moves.push(position.format_move(mv));
                     position.play(mv).unwrap();
                 }
-                GameRecord { size: 11, number, winner: None, random_moves: 1, moves }
+                GameRecord { size: 11, number, winner: None, random_moves: 1, moves, chooser: None }
             })
             .collect()
     }
@@ -194,8 +195,9 @@ mod tests {
         let data = dir.join("data");
         write_test_shard(&data, RecordGame::Gomoku, 11, &line_building_games(20, 5));
         let (first, second) = (dir.join("first.patterns"), dir.join("second.patterns"));
-        let lines = run_train(&data, &first, 4, Some(&data)).unwrap();
-        run_train(&data, &second, 4, None).unwrap();
+        let options = MoveFitOptions { iterations: 4, prior_strength: 1.0, ..MoveFitOptions::default() };
+        let lines = run_train(&data, &first, &MoveFitOptions { test: Some(data.clone()), ..options.clone() }).unwrap();
+        run_train(&data, &second, &options).unwrap();
         let (first, second) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(first, second);

@@ -303,7 +303,7 @@ fn describe(name: &str, fitness: Fitness) -> String {
 /// A message when the shards cannot be read, hold no decided game or the file cannot be
 /// written.
 pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Result<Vec<String>, String> {
-    let (records, hash, files) = load_records(RecordGame::Gomoku, data)?;
+    let (records, hash, files) = load_records(RecordGame::Gomoku, data, None)?;
     let training = samples(&records)?;
     if training.is_empty() {
         return Err(format!("{}: no decided game with an evaluated position", data.display()));
@@ -331,7 +331,7 @@ pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Re
         describe("training, hand-set (as the search used it)", fitness(&hand_set_logits(), &training)),
     ];
     if let Some(test) = test {
-        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test)?;
+        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test, None)?;
         let held_out = samples(&test_records)?;
         lines.push(format!(
             "held-out {} ({} games, hash {test_hash:016x}), {} positions",
@@ -401,7 +401,7 @@ mod tests {
                     Some(Outcome::Win(color)) => Some(color),
                     _ => None,
                 };
-                GameRecord { size: 11, number, winner, random_moves: 1, moves }
+                GameRecord { size: 11, number, winner, random_moves: 1, moves, chooser: None }
             })
             .collect()
     }

@@ -13,12 +13,12 @@
 
 use std::path::Path;
 
-use super::bradley_terry::{self, Accuracy, Comparison, PriorModel, train_from_shards};
+use super::bradley_terry::{self, Accuracy, Comparison, MoveFitOptions, PriorModel, train_from_shards};
 use super::game_selfplay::{GameRecord, RecordGame};
 use crate::games::hex::knowledge::{CellFeatures, cell_features};
 use crate::games::hex::{Hex, HexConfig, HexMove};
 use crate::games::{Game, Prior};
-use crate::knowledge::hex_patterns::{FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES};
+use crate::knowledge::hex_patterns::{FEATURE_SET, GAME, LOG_GAMMA_UNIT, PatternWeights, TABLE_SIZES, embedded};
 
 /// Feature groups: pattern, last move, edge.
 const GROUPS: usize = 3;
@@ -44,7 +44,7 @@ fn for_each_choice(record: &GameRecord, mut visit: impl FnMut(&Hex, HexMove)) ->
     let mut position = Hex::new(&config);
     for (ply, text) in record.moves.iter().enumerate() {
         let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
-        if ply >= record.random_moves {
+        if record.is_choice(ply, position.to_move()) {
             visit(&position, mv);
         }
         position.play(mv).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
@@ -115,30 +115,16 @@ pub fn accuracy(weights: &PatternWeights, records: &[GameRecord]) -> Result<(Acc
     Ok((comparison.learned, comparison.hand_set))
 }
 
-/// What `ponder train --game hex` is asked to do.
-#[derive(Clone, Debug)]
-pub struct HexFitOptions {
-    pub iterations: usize,
-    /// Held-out shards to report the accuracy on.
-    pub test: Option<std::path::PathBuf>,
-}
-
 /// Fits the gammas to the shards of `data` and writes the weights file `out`; returns the
 /// report lines.
 ///
 /// # Errors
 /// A message when the shards cannot be read or the file cannot be written.
-pub fn run_train(data: &Path, out: &Path, options: &HexFitOptions) -> Result<Vec<String>, String> {
-    train_from_shards(
-        &MODEL,
-        RecordGame::Hex,
-        data,
-        out,
-        options.iterations,
-        options.test.as_deref(),
-        competitions,
-        |file, records| accuracy(&PatternWeights::from_file(file), records),
-    )
+pub fn run_train(data: &Path, out: &Path, options: &MoveFitOptions) -> Result<Vec<String>, String> {
+    train_from_shards(&MODEL, RecordGame::Hex, data, out, options, competitions, |file, records| match file {
+        Some(file) => accuracy(&PatternWeights::from_file(file), records),
+        None => accuracy(embedded().map_err(|e| format!("the shipped weights: {e}"))?, records),
+    })
 }
 
 #[cfg(test)]
@@ -147,6 +133,7 @@ mod tests {
     use crate::games::Color;
     use crate::games::hex::knowledge::PATTERN_CODES;
     use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
+    use crate::train::bradley_terry::GammaPrior;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -180,7 +167,7 @@ mod tests {
                     position.play(mv).unwrap();
                     last = Some(mv);
                 }
-                GameRecord { size: 7, number, winner: position.winner(), random_moves: 1, moves }
+                GameRecord { size: 7, number, winner: position.winner(), random_moves: 1, moves, chooser: None }
             })
             .collect()
     }
@@ -208,6 +195,40 @@ mod tests {
         };
         let (learned, _) = accuracy(&weights, &contact_games(10)).unwrap();
         assert!(learned.percent().1 > 60.0, "{learned:?}");
+    }
+
+    #[test]
+    fn the_chooser_splits_the_moves_and_a_prior_from_a_file_holds_where_new_games_are_silent() {
+        let base = MODEL.fit(&competitions(&contact_games(40)).unwrap(), 8, |_, _| {});
+        let bytes = weights_format::encode(&MODEL.weights_file(&base, 0, "base".into()));
+        // Two new games: each side's choices are part of both sides' choices.
+        let chosen_by =
+            |chooser| contact_games(2).into_iter().map(|record| GameRecord { chooser, ..record }).collect::<Vec<_>>();
+        let both = competitions(&chosen_by(None)).unwrap().len();
+        let black = competitions(&chosen_by(Some(Color::Black))).unwrap().len();
+        let white = competitions(&chosen_by(Some(Color::White))).unwrap();
+        assert!(black > 0 && !white.is_empty());
+        assert_eq!(black + white.len(), both);
+        // White's choices of the two games, fitted with three priors.
+        let fit_with = |prior: &GammaPrior<GROUPS>| bradley_terry::fit(&white, prior, 8, |_, _| {});
+        let held = fit_with(&MODEL.prior_from_file(&bytes, 1e6).unwrap());
+        let adjusted = fit_with(&MODEL.prior_from_file(&bytes, 1.0).unwrap());
+        let fresh = fit_with(&GammaPrior::neutral(TABLE_SIZES));
+        let gap =
+            |a: &Gammas, group: usize, value: usize| (a.groups[group][value] / base.groups[group][value]).ln().abs();
+        for (group, &size) in TABLE_SIZES.iter().enumerate() {
+            for value in 0..size {
+                assert!(gap(&held, group, value) < 0.01, "a strong prior holds the file's gammas");
+            }
+        }
+        // Most pattern values learned from the 40 games do not occur in White's moves of two
+        // games: the adjusted fit keeps them (to the file's rounding), the fresh one has 1.
+        let learned: Vec<usize> = (0..PATTERN_CODES).filter(|&code| base.groups[0][code].ln().abs() > 0.1).collect();
+        let kept = learned.iter().filter(|&&code| gap(&adjusted, 0, code) < 1e-3).count();
+        assert!(kept * 10 > learned.len() * 9, "{kept} of {}", learned.len());
+        assert!(learned.iter().all(|&code| fresh.groups[0][code] != base.groups[0][code]));
+        // Where the new games speak, the prior still pulls towards the file.
+        assert!(gap(&adjusted, 1, 1) < gap(&fresh, 1, 1), "{} {}", gap(&adjusted, 1, 1), gap(&fresh, 1, 1));
     }
 
     #[test]
