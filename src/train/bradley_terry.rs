@@ -317,7 +317,7 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
             return Err("no searched moves to learn from".to_string());
         }
         let mut lines = vec![format!(
-            "{} games in {} shards (data hash {:016x}): {} positions, {} candidate cells",
+            "{} games in {} files (data hash {:016x}): {} positions, {} candidate cells",
             data.games,
             data.files,
             data.hash,
@@ -331,11 +331,13 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
         });
         let description = format!(
             "ponder train --game {} --iterations {iterations}: minorization-maximization of a generalised \
-             Bradley-Terry model ({}) on {} {}games, {} positions",
+             Bradley-Terry model ({}) on {}, {} positions",
             self.game,
             prior.description,
-            data.games,
-            data.learned_player.as_deref().map_or("self-play ".to_string(), |player| format!("{player}'s moves in ")),
+            match data.learned_player.as_deref() {
+                None => format!("{} self-play games", data.games),
+                Some(player) => format!("{} games (the moves of {player})", data.games),
+            },
             competitions.len()
         );
         let file = self.weights_file(&gammas, data.hash, description);
@@ -374,7 +376,7 @@ pub fn train_from_shards<const GROUPS: usize>(
         None => FitPrior {
             gammas: GammaPrior { center: Gammas::ones(model.sizes), strength: options.prior_strength },
             description: format!(
-                "{} virtual wins and losses against gamma 1 per feature value",
+                "prior strength {}: virtual wins and as many losses against gamma 1 per feature value",
                 options.prior_strength
             ),
         },
@@ -388,8 +390,8 @@ pub fn train_from_shards<const GROUPS: usize>(
             FitPrior {
                 gammas,
                 description: format!(
-                    "{} virtual wins and losses per feature value against the gammas of {name} (FNV-1a \
-                     {hash:016x})",
+                    "prior strength {}: virtual wins and as many losses per feature value against the gammas \
+                     of {name} (FNV-1a {hash:016x})",
                     options.prior_strength
                 ),
             }

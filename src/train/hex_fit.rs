@@ -257,6 +257,27 @@ mod tests {
         bradley_terry::assert_foreign_and_damaged_files_refused(&file, PatternWeights::decode);
     }
 
+    /// The shipped weights are the fit `weights/README.md` gives, from the data it keeps: the
+    /// 217 games against MoHex and the earlier self-play fit as the prior.
+    #[test]
+    fn retraining_from_the_kept_games_writes_the_shipped_weights() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let data = root.join("weights/data/hex-vs-mohex");
+        let out = std::env::temp_dir().join(format!("ponder-hex-retrain-{}.patterns", std::process::id()));
+        let options = MoveFitOptions {
+            iterations: 30,
+            test: None,
+            learn_from: Some("mohex".to_string()),
+            prior_weights: Some(data.join("selfplay-prior.patterns")),
+            prior_strength: 1.0,
+        };
+        let lines = run_train(&data.join("train"), &out, &options).unwrap();
+        let written = std::fs::read(&out).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        assert!(lines[0].starts_with("217 games in 217 files"), "{lines:?}");
+        assert!(written == std::fs::read(root.join("weights/hex.patterns")).unwrap(), "retrained weights differ");
+    }
+
     #[test]
     fn the_embedded_weights_load_and_rank_a_bridge_save_first() {
         let weights = crate::knowledge::hex_patterns::embedded().unwrap();
