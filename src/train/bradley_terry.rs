@@ -8,8 +8,10 @@
 //! time, each gamma becomes its wins over the sum, across competitions, of its teams' strength
 //! without it divided by the competition's total strength. Each gamma also plays one virtual win
 //! and one virtual loss against a gamma of 1 (Coulom's prior), which keeps rare feature values
-//! near 1 and unseen ones at 1. Everything runs on one thread in a fixed order, so the same
-//! competitions give the same gammas, bit for bit.
+//! near 1 and unseen ones at 1; or, with `--prior-weights`, a chosen number of each against the
+//! gammas of an earlier fit ([`GammaPrior`]), which keeps what new games do not show.
+//! Everything runs on one thread in a fixed order, so the same competitions give the same
+//! gammas, bit for bit.
 
 use std::path::Path;
 
@@ -349,15 +351,15 @@ impl<const GROUPS: usize> PriorModel<GROUPS> {
     }
 }
 
-/// `ponder train` for a move-prior model: reads the `game` shards of `data`, fits `iterations`
-/// rounds to their `competitions`, writes the weights file `out` and, with `test`, reports the
-/// `accuracy` of the new weights and of the hand-set priors on those held-out shards. Returns
-/// the report lines.
+/// `ponder train` for a move-prior model: reads the `game` shards and match records of `data`
+/// (see [`load_records`]), fits the options' rounds to their `competitions` under the options'
+/// prior, writes the weights file `out` and, with a test directory, reports the `accuracy` of
+/// the new weights, of the shipped ones (`accuracy` of `None`) and of the hand-set priors on
+/// those held-out games. Returns the report lines.
 ///
 /// # Errors
-/// A message when the shards cannot be read, hold nothing to learn from, or the file cannot
-/// be written.
-#[allow(clippy::too_many_arguments)]
+/// A message when the options are out of range, the prior file or the data cannot be read or
+/// hold nothing to learn from, or the file cannot be written.
 pub fn train_from_shards<const GROUPS: usize>(
     model: &PriorModel<GROUPS>,
     game: RecordGame,

@@ -29,8 +29,8 @@ fn team(features: &CellFeatures) -> [u32; GROUPS] {
     [u32::from(features.own), u32::from(features.opponent), u32::from(features.neighbourhood)]
 }
 
-/// Replays `record` (freestyle Gomoku on its size) and calls `visit` with each position the
-/// search chose a move in (after the random opening) where the learned priors apply, its
+/// Replays `record` (freestyle Gomoku on its size) and calls `visit` with each position whose
+/// move was a choice to learn ([`GameRecord::is_choice`]) where the learned priors apply, its
 /// candidates and the index of the chosen move among them (`None` when it is not a candidate).
 ///
 /// # Errors

@@ -1,5 +1,6 @@
 //! `ponder train --game hex`: fits the move-pattern strengths of [`crate::knowledge::hex_patterns`]
-//! to the moves the search chose in self-play games ([`super::game_selfplay`] shards).
+//! to the moves the search chose in self-play games ([`super::game_selfplay`] shards), or to one
+//! player's moves in match records (`--learn-from`: the shipped weights learn MoHex's).
 //!
 //! Every position after a game's random opening is one competition: the legal cells that are
 //! not dead are the competitors, the cell the search played is the winner, and each competitor
@@ -8,8 +9,9 @@
 //! feature group at a time, each gamma becomes its wins over the sum, across competitions, of
 //! its teams' strength without it divided by the competition's total strength. Each gamma also
 //! plays one virtual win and one virtual loss against a gamma of 1 (Coulom's prior), which keeps
-//! rare patterns near 1 and unseen ones at 1. Everything runs on one thread in a fixed order,
-//! so the same shards give the same bytes.
+//! rare patterns near 1 and unseen ones at 1, or against the gammas of an earlier fit
+//! (`--prior-weights`). Everything runs on one thread in a fixed order, so the same data give
+//! the same bytes.
 
 use std::path::Path;
 
@@ -37,8 +39,8 @@ fn team(features: &CellFeatures) -> [u32; GROUPS] {
     [features.pattern, u32::from(features.last_move), u32::from(features.edge)]
 }
 
-/// Replays `record` and calls `visit` with each position the search chose a move in (after the
-/// random opening) and that move. Stops at the first move that does not parse or is illegal.
+/// Replays `record` and calls `visit` with each position whose move was a choice to learn
+/// ([`GameRecord::is_choice`]) and that move. Stops at the first move that does not parse or is illegal.
 fn for_each_choice(record: &GameRecord, mut visit: impl FnMut(&Hex, HexMove)) -> Result<(), String> {
     let config = HexConfig::with_size(record.size, record.size).map_err(|e| e.to_string())?;
     let mut position = Hex::new(&config);
