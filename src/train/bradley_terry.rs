@@ -227,12 +227,15 @@ pub struct FitPrior<const GROUPS: usize> {
 }
 
 impl<const GROUPS: usize> FitPrior<GROUPS> {
-    /// Coulom's prior ([`GammaPrior::neutral`]).
-    pub fn neutral(sizes: [usize; GROUPS]) -> FitPrior<GROUPS> {
-        FitPrior {
-            gammas: GammaPrior::neutral(sizes),
-            description: "1 virtual win and loss against gamma 1 per feature value".to_string(),
-        }
+    /// `strength` virtual wins and losses against gamma 1; strength 1 is Coulom's prior
+    /// ([`GammaPrior::neutral`]), described as the fits always described it.
+    pub fn against_ones(sizes: [usize; GROUPS], strength: f64) -> FitPrior<GROUPS> {
+        let description = if strength == 1.0 {
+            "1 virtual win and loss against gamma 1 per feature value".to_string()
+        } else {
+            format!("prior strength {strength}: virtual wins and as many losses against gamma 1 per feature value")
+        };
+        FitPrior { gammas: GammaPrior { center: Gammas::ones(sizes), strength }, description }
     }
 }
 
@@ -374,14 +377,7 @@ pub fn train_from_shards<const GROUPS: usize>(
         return Err(format!("--prior-strength {}: expected a positive number", options.prior_strength));
     }
     let prior = match &options.prior_weights {
-        None if options.prior_strength == 1.0 => FitPrior::neutral(model.sizes),
-        None => FitPrior {
-            gammas: GammaPrior { center: Gammas::ones(model.sizes), strength: options.prior_strength },
-            description: format!(
-                "prior strength {}: virtual wins and as many losses against gamma 1 per feature value",
-                options.prior_strength
-            ),
-        },
+        None => FitPrior::against_ones(model.sizes, options.prior_strength),
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let gammas = model
