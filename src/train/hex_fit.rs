@@ -260,7 +260,7 @@ mod tests {
     }
 
     /// The shipped weights are the fit `weights/README.md` gives, from the data it keeps: the
-    /// 217 games against MoHex and the earlier self-play fit as the prior.
+    /// 419 games against MoHex (two rounds) and the earlier self-play fit as the prior.
     #[test]
     fn retraining_from_the_kept_games_writes_the_shipped_weights() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -276,7 +276,7 @@ mod tests {
         let lines = run_train(&data.join("train"), &out, &options).unwrap();
         let written = std::fs::read(&out).unwrap();
         std::fs::remove_file(&out).unwrap();
-        assert!(lines[0].starts_with("217 games in 217 files"), "{lines:?}");
+        assert!(lines[0].starts_with("419 games in 419 files"), "{lines:?}");
         assert!(written == std::fs::read(root.join("weights/hex.patterns")).unwrap(), "retrained weights differ");
     }
 
