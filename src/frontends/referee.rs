@@ -181,7 +181,9 @@ impl RefereeFrontEnd {
 /// `a1`… as zero-based (column, row).
 fn parse_cell(text: &str) -> Option<(usize, usize)> {
     let (&letter, digits) = text.as_bytes().split_first()?;
-    if !letter.is_ascii_lowercase() || digits.is_empty() || digits.len() > 2 || digits[0] == b'0' {
+    // Digits only: `usize::from_str` would also take a sign (`b+1`, and `b+0` as row 0).
+    let is_row = (1..=2).contains(&digits.len()) && digits[0] != b'0' && digits.iter().all(u8::is_ascii_digit);
+    if !letter.is_ascii_lowercase() || !is_row {
         return None;
     }
     let row: usize = std::str::from_utf8(digits).ok()?.parse().ok()?;
@@ -215,12 +217,22 @@ mod tests {
         assert_eq!(parse_cell("c10"), Some((2, 9)));
         assert_eq!(parse_cell("a0"), None);
         assert_eq!(parse_cell("first"), None);
+        // Signs are not digits: `b+0` once reached `row - 1` with row 0 (found by fuzzing).
+        for signed in ["b+0", "b+1", "b-1", "b+", "c1+"] {
+            assert_eq!(parse_cell(signed), None, "{signed}");
+        }
         assert_eq!(format_cell(1, 3), "b4");
         let (replies, error) = transcript("e4\nfinish\n", 4, false);
         assert!(replies.is_empty());
         assert_eq!(
             error.as_deref(),
             Some("referee protocol, line 1 'e4': not a cell of the 4x4 board, nor first, change or finish")
+        );
+        let (replies, error) = transcript("b+0\n", 4, false);
+        assert!(replies.is_empty());
+        assert_eq!(
+            error.as_deref(),
+            Some("referee protocol, line 1 'b+0': not a cell of the 4x4 board, nor first, change or finish")
         );
     }
 
