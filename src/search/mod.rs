@@ -12,6 +12,7 @@ pub mod reversi_probcut;
 pub mod tree;
 
 use rustc_hash::FxHashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -135,6 +136,11 @@ pub struct SearchParams {
     /// ([`Prior::policy`], from a trained move model) over the square root of its visits plus
     /// one, as MoHex 2.0 does; 0 turns it off.
     pub progressive_bias: f64,
+    /// The probability mass that each of the opponent's answers named by the node knowledge
+    /// ([`NodeThreats::replies`]) gains among the moves after the move it answers, before
+    /// those moves' probabilities are scaled back to sum to what they summed to (MoHex's
+    /// "VCM gamma"); it then steers selection through the progressive bias. 0 turns it off.
+    pub reply_bonus: f64,
 }
 
 impl SearchParams {
@@ -170,6 +176,7 @@ impl Default for SearchParams {
             knowledge_nodes: DEFAULT_KNOWLEDGE_NODES,
             knowledge_nodes_per_playout: DEFAULT_KNOWLEDGE_NODES_PER_PLAYOUT,
             progressive_bias: DEFAULT_PROGRESSIVE_BIAS,
+            reply_bonus: DEFAULT_REPLY_BONUS,
             pattern_playouts: false,
         }
     }
@@ -183,6 +190,10 @@ pub const DEFAULT_THREAT_VISITS: u32 = 64;
 /// move it scored 5-15 where no bias scored 4-16, and 5 (43-32 against it in self-play, not
 /// decided) 4-16 (see `weights/README.md`).
 pub const DEFAULT_PROGRESSIVE_BIAS: f64 = 2.47;
+
+/// The default of [`SearchParams::reply_bonus`]: an answer that keeps a connection gets at least
+/// half the probability among its node's moves.
+pub const DEFAULT_REPLY_BONUS: f64 = 1.0;
 
 /// The default of [`SearchParams::knowledge_visits`] (MoHex's default threshold).
 pub const DEFAULT_KNOWLEDGE_VISITS: u32 = 256;
@@ -218,6 +229,10 @@ pub struct NodeThreats<M> {
     /// When the opponent threatens a forced win: the moves that may refute it. The search then
     /// tries the other moves only once none of these is worth searching (all proven lost).
     pub defences: Option<Vec<M>>,
+    /// Answers of the opponent to some of the node's moves (Hex: the keys that restore a
+    /// connection the move breaks), which the search favours among the moved-to child's own
+    /// moves by [`SearchParams::reply_bonus`].
+    pub replies: Vec<(M, Vec<M>)>,
     /// Threat-search nodes it took (what the search's threat budget counts).
     pub nodes: u64,
 }
@@ -225,7 +240,7 @@ pub struct NodeThreats<M> {
 impl<M> Default for NodeThreats<M> {
     /// Nothing found.
     fn default() -> Self {
-        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None, nodes: 0 }
+        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None, replies: Vec::new(), nodes: 0 }
     }
 }
 
@@ -438,7 +453,15 @@ pub struct Search<G: Game> {
     /// No threat search starts after this (a threat search cannot be interrupted: near a time
     /// limit it would make the move late).
     threat_deadline: Option<Instant>,
+    /// Answers from node knowledge ([`NodeThreats::replies`]) to moves whose nodes were not yet
+    /// expanded, by the moved-to position's key, until the expansion applies them (the node
+    /// carries a mark meanwhile). Bounded by [`MAX_PENDING_REPLIES`].
+    pending_replies: Mutex<FxHashMap<u64, Vec<G::Move>>>,
 }
+
+/// At most this many nodes wait for answers ([`Search::pending_replies`]); past it, the waiting
+/// ones are dropped (they only order moves).
+const MAX_PENDING_REPLIES: usize = 1 << 16;
 
 /// Threat searches stop starting this long before a search's time limit (one takes up to some
 /// tens of milliseconds).
@@ -554,6 +577,7 @@ impl<G: Game> Search<G> {
             playout_hook: None,
             threat_nodes_spent: CacheLine(AtomicU64::new(0)),
             threat_start_visits: 0,
+            pending_replies: Mutex::new(FxHashMap::default()),
             threat_deadline: None,
         }
     }
@@ -593,6 +617,75 @@ impl<G: Game> Search<G> {
         }
         if threats.defences.is_some() {
             node.restrict_to_defences();
+        }
+        if self.params.reply_bonus > 0.0 {
+            for (mv, answers) in &threats.replies {
+                if let Some(child) = node.children().find(|&child| self.arena.get(child).mv() == Some(*mv)) {
+                    self.favour_replies_below(child, position, *mv, answers);
+                }
+            }
+        }
+    }
+
+    /// Favours `answers` among the moves of `child` (reached from `position` by `mv`): at once
+    /// when its children exist, else when they come (see [`Search::pending_replies`]).
+    fn favour_replies_below(&self, child: u32, position: &G, mv: G::Move, answers: &[G::Move]) {
+        let child_node = self.arena.get(child);
+        if !child_node.is_expanded() {
+            let mut child_position = position.clone();
+            child_position.play_unchecked(mv);
+            {
+                let mut pending = self.pending_replies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if pending.len() >= MAX_PENDING_REPLIES {
+                    pending.clear();
+                }
+                pending.insert(position_key(&child_position), answers.to_vec());
+            }
+            child_node.mark_replies_pending();
+            // An expansion that finished meanwhile may not have seen the mark; whoever clears
+            // the mark applies the answers.
+            if !(child_node.is_expanded() && child_node.take_replies_pending()) {
+                return;
+            }
+            let mut pending = self.pending_replies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            pending.remove(&position_key(&child_position));
+        }
+        self.favour_replies(child, answers);
+    }
+
+    /// Applies the answers waiting for `node_index` (of `position`), if any, once its children
+    /// exist.
+    fn apply_pending_replies(&self, node_index: u32, position: &G) {
+        if !self.arena.get(node_index).take_replies_pending() {
+            return;
+        }
+        let answers = {
+            let mut pending = self.pending_replies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            pending.remove(&position_key(position))
+        };
+        if let Some(answers) = answers {
+            self.favour_replies(node_index, &answers);
+        }
+    }
+
+    /// Moves probability to the children of `node_index` whose moves are in `answers`: each
+    /// gains [`SearchParams::reply_bonus`] times the children's total probability, and all are
+    /// scaled back to that total (with no probabilities yet, the total counts as 1).
+    fn favour_replies(&self, node_index: u32, answers: &[G::Move]) {
+        let node = self.arena.get(node_index);
+        let is_answer = |child: u32| self.arena.get(child).mv().is_some_and(|mv| answers.contains(&mv));
+        let answered = node.children().filter(|&child| is_answer(child)).count();
+        if answered == 0 {
+            return;
+        }
+        let total: f64 = node.children().map(|child| f64::from(self.arena.get(child).policy())).sum();
+        let total = if total > 0.0 { total } else { 1.0 };
+        let bonus = self.params.reply_bonus * total;
+        let scale = 1.0 / (1.0 + self.params.reply_bonus * answered as f64);
+        for child in node.children() {
+            let child_node = self.arena.get(child);
+            let gain = if is_answer(child) { bonus } else { 0.0 };
+            child_node.set_policy(((f64::from(child_node.policy()) + gain) * scale) as f32);
         }
     }
 
@@ -728,6 +821,7 @@ impl<G: Game> Search<G> {
     }
 
     fn reset_to(&mut self) -> u64 {
+        self.pending_replies.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.arena = Self::new_arena(&self.params);
         self.root = self.arena.allocate_root().expect("a fresh arena has room for a root");
         0
@@ -1207,6 +1301,7 @@ impl<G: Game> Search<G> {
                 if node_index == self.root {
                     self.mark_root_losing_moves(node_index);
                 }
+                self.apply_pending_replies(node_index, position);
                 true
             }
             None => {
@@ -2014,5 +2109,58 @@ mod tests {
         let result = search.run(&position, Limits { max_visits: Some(100_000), ..Limits::default() }, &stop, 3, None);
         assert_eq!(result.playouts, 100_000);
         assert!(search.stats().nodes <= capacity);
+    }
+
+    /// Knowledge that answers every move with the first empty cell after it.
+    fn answer_with_the_first_empty_cell(position: &Mnk, _budget: u64) -> NodeThreats<crate::games::mnk::Cell> {
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut replies = Vec::new();
+        for &mv in &moves {
+            let mut after = position.clone();
+            after.play_unchecked(mv);
+            let mut answers = Vec::new();
+            after.legal_moves(&mut answers);
+            replies.push((mv, answers.into_iter().take(1).collect()));
+        }
+        NodeThreats { replies, nodes: 1, ..NodeThreats::default() }
+    }
+
+    /// Every node whose knowledge named answers passes them to its moves' children, whether a
+    /// child was expanded before the knowledge came (at once) or after (when it is): the answer
+    /// then holds `reply_bonus / (1 + reply_bonus)` of the probability (the moves had none, so
+    /// their total counts as 1) and the other moves none.
+    #[test]
+    fn answers_from_node_knowledge_get_their_share_of_the_probability() {
+        let position = Mnk::new(&MnkConfig::tictactoe());
+        let stop = AtomicBool::new(false);
+        let params =
+            SearchParams { max_memory_mb: 16, knowledge_visits: 30, reply_bonus: 3.0, ..SearchParams::default() };
+        let mut search = Search::new(params);
+        search.set_threat_hook(Some(NodeSearch::knowledge(answer_with_the_first_empty_cell)));
+        search.run(&position, Limits { max_visits: Some(3_000), ..Limits::default() }, &stop, 3, None);
+        let arena = &search.arena;
+        let mut checked = 0;
+        let mut stack = vec![search.root];
+        while let Some(index) = stack.pop() {
+            let node = arena.get(index);
+            stack.extend(node.children());
+            if !node.threat_search_claimed() {
+                continue;
+            }
+            for child in node.children().filter(|&child| arena.get(child).is_expanded()) {
+                // The children are in shuffled order; the answer is the lowest cell.
+                let grandchildren = arena.get(child).children();
+                let cell = |index: u32| arena.get(index).mv().expect("a child has a move").0;
+                let answer = grandchildren.clone().map(cell).min();
+                for grandchild in grandchildren {
+                    let expected = if Some(cell(grandchild)) == answer { 0.75 } else { 0.0 };
+                    let policy = arena.get(grandchild).policy();
+                    assert!((policy - expected).abs() < 1e-3, "{policy} where {expected} was due");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "only {checked} children checked");
     }
 }

@@ -110,6 +110,8 @@ const THREATS_CLAIMED: u8 = 1;
 const DEFENCES_ONLY: u8 = 2;
 /// The node's move is outside its parent's defence set (see [`DEFENCES_ONLY`]).
 const OUTSIDE_DEFENCES: u8 = 4;
+/// Answers to the node's move wait for the node's expansion (see [`Node::mark_replies_pending`]).
+const REPLIES_PENDING: u8 = 8;
 
 /// One completed visit in [`Node`]'s packed visit word.
 const ONE_VISIT: u64 = 1 << 32;
@@ -147,7 +149,8 @@ pub struct Node<M> {
     /// [`Bounds`], packed: pessimistic in bits 0-1, optimistic in bits 2-3.
     bounds: AtomicU8,
     state: AtomicU8,
-    /// Threat-search marks ([`THREATS_CLAIMED`], [`DEFENCES_ONLY`], [`OUTSIDE_DEFENCES`]).
+    /// Threat-search marks ([`THREATS_CLAIMED`], [`DEFENCES_ONLY`], [`OUTSIDE_DEFENCES`],
+    /// [`REPLIES_PENDING`]).
     threat_marks: AtomicU8,
     first_child: AtomicU32,
     child_count: AtomicU32,
@@ -312,6 +315,19 @@ impl<M: Copy> Node<M> {
     /// Whether the node's move is outside its parent's defence set.
     pub fn is_outside_defences(&self) -> bool {
         self.threat_marks.load(Ordering::Relaxed) & OUTSIDE_DEFENCES != 0
+    }
+
+    /// Marks that answers to the node's move (its parent's knowledge) are kept aside until the
+    /// node's children exist. Sequentially consistent with [`Node::is_expanded`]'s publication,
+    /// so that of a marking thread and an expanding one at least one sees the other.
+    pub fn mark_replies_pending(&self) {
+        self.threat_marks.fetch_or(REPLIES_PENDING, Ordering::SeqCst);
+    }
+
+    /// Clears the mark of [`Node::mark_replies_pending`]: true for the one caller that found it
+    /// set, which then applies the answers.
+    pub fn take_replies_pending(&self) -> bool {
+        self.threat_marks.fetch_and(!REPLIES_PENDING, Ordering::SeqCst) & REPLIES_PENDING != 0
     }
 
     /// The children as an index range, empty until the node is expanded.

@@ -14,6 +14,9 @@
 //!   of the opponent's loses every move; otherwise every cell outside the intersection of the
 //!   opponent's semi carriers (its must-play region) loses, since the opponent answers with
 //!   the key of a semi the move left intact.
+//! * **Answers to intrusions** (MoHex's virtual-connection maintenance): for each move that
+//!   breaks a connection between two of the opponent's groups or edges, the keys of the
+//!   opponent's semis that restore it, which the search favours after that move.
 //!
 //! Filling in keeps the value of the position, and of every position after a move on a cell it
 //! left empty (dead and captured cells stay so when stones are added), so what H-search proves
@@ -149,16 +152,24 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
                 } else {
                     knowledge.losing_moves = cells(empty & !region);
                     knowledge.defences = Some(cells(defences));
+                    knowledge.replies = connection_replies(engine, defences);
                 }
                 return knowledge;
             }
-            EdgeVerdict::Open => {}
+            EdgeVerdict::Open => knowledge.replies = connection_replies(engine, candidates),
         }
     }
     if candidates != empty {
         knowledge.defences = Some(cells(candidates));
     }
     knowledge
+}
+
+/// The opponent's answers that keep its connections against each of `probes` (the moves of
+/// the side to move), from the opponent's connections the engine found last.
+fn connection_replies(engine: &VcEngine, probes: u128) -> Vec<(HexMove, Vec<HexMove>)> {
+    let cell = |index: usize| HexMove::Cell(Cell(index as u16));
+    engine.connection_replies(probes).into_iter().map(|(probe, answers)| (cell(probe), cells(answers))).collect()
 }
 
 /// The open cells where a `me` stone has a killer ([`InferiorCells::killer`]): an answer of
@@ -306,6 +317,55 @@ mod tests {
             let knowledge = node_knowledge(&position, u64::MAX);
             assert_eq!(knowledge.winning_move.map(|mv| position.format_move(mv)), Some("b2".to_string()));
         }
+    }
+
+    /// White's bridge e5-f6 in the middle of 11x11, Black to move: a Black stone on one of the
+    /// bridge's two cells (f5, e6) breaks it, and the other cell is White's answer that
+    /// restores it.
+    fn bridge_position() -> Hex {
+        hex_position(11, 11, &["k1", "a11"], &["e5", "f6"])
+    }
+
+    #[test]
+    fn an_intrusion_into_a_bridge_is_answered_with_its_other_cell() {
+        let position = bridge_position();
+        let knowledge = node_knowledge(&position, u64::MAX);
+        let answers_to = |probe: &str| -> Vec<String> {
+            let probe = position.parse_move(probe).unwrap();
+            let answers = knowledge.replies.iter().find(|(mv, _)| *mv == probe).map(|(_, answers)| answers.clone());
+            answers.unwrap_or_default().into_iter().map(|mv| position.format_move(mv)).collect()
+        };
+        assert!(answers_to("f5").contains(&"e6".to_string()), "{:?}", answers_to("f5"));
+        assert!(answers_to("e6").contains(&"f5".to_string()), "{:?}", answers_to("e6"));
+        // Every probe named lies in a carrier of White's, and every answer is an empty cell.
+        for (probe, answers) in &knowledge.replies {
+            assert!(position.is_legal(*probe) && !answers.is_empty());
+            assert!(answers.iter().all(|&answer| answer != *probe && position.is_legal(answer)));
+        }
+    }
+
+    /// The search favours the answers after the probe: once the root's knowledge has named e6
+    /// as the answer to f5, the position after f5 holds e6 at half the moves' probability or
+    /// more (the default bonus); with the bonus at 0 it does not.
+    #[test]
+    fn the_search_favours_the_answer_to_an_intrusion() {
+        use crate::search::{Limits, NodeSearch, Search, SearchParams};
+        use std::sync::atomic::AtomicBool;
+        let position = bridge_position();
+        let mut after_probe = position.clone();
+        after_probe.play(position.parse_move("f5").unwrap()).unwrap();
+        let answer = position.parse_move("e6").unwrap();
+        let answer_policy = |reply_bonus: f64| {
+            let mut search = Search::new(SearchParams { max_memory_mb: 16, reply_bonus, ..SearchParams::default() });
+            search.set_threat_hook(Some(NodeSearch::knowledge(node_knowledge)));
+            let stop = AtomicBool::new(false);
+            search.run(&position, Limits { max_visits: Some(300), ..Limits::default() }, &stop, 5, None);
+            search.run(&after_probe, Limits { max_visits: Some(20), ..Limits::default() }, &stop, 5, None);
+            let result = search.kept_result(&after_probe).expect("the root after f5 is expanded");
+            result.moves.iter().find(|stats| stats.mv == answer).expect("e6 is a move").policy
+        };
+        assert!(answer_policy(1.0) >= 0.49, "{}", answer_policy(1.0));
+        assert!(answer_policy(0.0) < 0.2, "{}", answer_policy(0.0));
     }
 
     /// With the swap rule, the first player's winning centre is no win (it is swapped), and

@@ -379,6 +379,34 @@ impl VcEngine {
         out
     }
 
+    /// After a search for a player, the answers that keep its connections against each of the
+    /// opponent's `probes` (MoHex's virtual-connection maintenance): where a probe lies in
+    /// every full carrier found between two of the player's stone groups or edges, it breaks
+    /// that connection as far as the search knows, and the key of each semi between the same
+    /// two ends whose carrier avoids the probe makes it full again. Pairs `(probe, answers)`
+    /// in increasing probe order, only for probes with answers. Cut-short searches name fewer
+    /// connections, so some answers may not be needed: the answers are for move ordering, not
+    /// proofs.
+    pub fn connection_replies(&self, probes: u128) -> Vec<(usize, u128)> {
+        let mut answers = vec![0u128; self.geometry.cells()];
+        let is_stone_end = |node: u8| self.nodes[node as usize].cell_bit == 0;
+        for pair in &self.pairs {
+            if pair.full_count == 0 || !is_stone_end(pair.ends.0) || !is_stone_end(pair.ends.1) {
+                continue;
+            }
+            let breaking = pair.fulls[..pair.full_count as usize].iter().fold(probes, |set, &carrier| set & carrier);
+            if breaking == 0 {
+                continue;
+            }
+            for (&carrier, &key) in pair.semis[..pair.semi_count as usize].iter().zip(&pair.keys) {
+                for probe in iterate(breaking & !carrier) {
+                    answers[probe] |= 1 << key;
+                }
+            }
+        }
+        answers.into_iter().enumerate().filter(|&(_, cells)| cells != 0).collect()
+    }
+
     fn edge_result(&self) -> EdgeConnections {
         let slot = self.pair_slot[self.slot_index(FIRST_EDGE, SECOND_EDGE)];
         if slot == NO_SLOT {
