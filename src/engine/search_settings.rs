@@ -134,6 +134,7 @@ impl SearchSettings {
             Param::int("knowledge_nodes_per_playout", self.params.knowledge_nodes_per_playout),
             Param::string("progressive_bias", self.params.progressive_bias.to_string()),
             Param::string("reply_bonus", self.params.reply_bonus.to_string()),
+            Param::bool("playout_fill_in", self.params.playout_fill_in),
             Param::bool("pattern_playouts", self.params.pattern_playouts),
         ]
     }
@@ -179,6 +180,9 @@ impl SearchSettings {
             "knowledge_nodes_per_playout" => self.params.knowledge_nodes_per_playout = parse_u64(value)?,
             "progressive_bias" => self.params.progressive_bias = parse_non_negative(value)?,
             "reply_bonus" => self.params.reply_bonus = parse_non_negative(value)?,
+            "playout_fill_in" => {
+                self.params.playout_fill_in = crate::games::parse_bool_param(value).map_err(invalid)?;
+            }
             "pattern_playouts" => {
                 self.params.pattern_playouts = crate::games::parse_bool_param(value).map_err(invalid)?;
             }

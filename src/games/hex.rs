@@ -736,6 +736,19 @@ impl Game for Hex {
         self.fill_board(rng, &mut UniformChoice)
     }
 
+    /// The latest stone stays the one the playout's bridge reply answers.
+    fn fill_in(&mut self, stones: &[(HexMove, Color)]) {
+        let last_cell = self.last_cell;
+        for &(mv, color) in stones {
+            if let HexMove::Cell(cell) = mv
+                && self.is_empty_cell(cell.0 as usize)
+            {
+                self.put_stone(color, cell);
+            }
+        }
+        self.last_cell = last_cell;
+    }
+
     /// The playout leaves the filled board in the position.
     const SUPPORTS_RAVE: bool = true;
 
@@ -1062,6 +1075,28 @@ mod tests {
         let mut tiny = board(1, 1);
         tiny.play(HexMove::Cell(Cell(0))).unwrap();
         assert_eq!(tiny.outcome(), Some(Outcome::Win(Color::Black)));
+    }
+
+    #[test]
+    fn fill_in_puts_stones_on_empty_cells_only_and_keeps_the_turn_and_the_last_stone() {
+        let mut position = board(5, 5);
+        for name in ["c3", "b2"] {
+            position.play(position.parse_move(name).unwrap()).unwrap();
+        }
+        let cell = |name: &str| position.parse_move(name).unwrap();
+        let mut filled = position.clone();
+        filled.fill_in(&[(cell("a1"), Color::White), (cell("c3"), Color::White), (cell("e5"), Color::Black)]);
+        assert_eq!(filled.to_move(), Color::Black);
+        assert_eq!(filled.last_cell, position.last_cell);
+        assert_eq!(filled.stone_count(), 4);
+        let stone = |position: &Hex, name: &str| match position.parse_move(name).unwrap() {
+            HexMove::Cell(cell) => position.stone_at(cell),
+            HexMove::Swap => unreachable!(),
+        };
+        assert_eq!(stone(&filled, "a1"), Some(Color::White));
+        assert_eq!(stone(&filled, "c3"), Some(Color::Black), "an occupied cell keeps its stone");
+        assert_eq!(stone(&filled, "e5"), Some(Color::Black));
+        assert_eq!(filled.hash(), filled.hash_from_scratch());
     }
 
     #[test]

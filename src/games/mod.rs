@@ -353,6 +353,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         }
     }
 
+    /// Puts stones that do not change the game's value (Hex: the dead and captured cells that
+    /// a tree node's knowledge filled in) on the board before a playout, so that the playout
+    /// starts from what those cells are worth; cells no longer empty are skipped, and the side
+    /// to move stays. The default ignores them.
+    fn fill_in(&mut self, stones: &[(Self::Move, Color)]) {
+        let _ = stones;
+    }
+
     /// How this game's cell names map to board points, for SGF files and GoGui's board. The
     /// default is the Go convention (`A1` bottom-left, no `I`); games named from the top-left
     /// corner (Hex, Reversi) override it.

@@ -12,8 +12,8 @@ pub mod reversi_probcut;
 pub mod tree;
 
 use rustc_hash::FxHashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -141,6 +141,10 @@ pub struct SearchParams {
     /// those moves' probabilities are scaled back to sum to what they summed to (MoHex's
     /// "VCM gamma"); it then steers selection through the progressive bias. 0 turns it off.
     pub reply_bonus: f64,
+    /// Playouts below a node whose knowledge filled in cells ([`NodeThreats::fill_in`]) start
+    /// with those stones on the board (from the deepest such node of the descent), as MoHex's
+    /// playouts do below its knowledge nodes.
+    pub playout_fill_in: bool,
 }
 
 impl SearchParams {
@@ -177,6 +181,7 @@ impl Default for SearchParams {
             knowledge_nodes_per_playout: DEFAULT_KNOWLEDGE_NODES_PER_PLAYOUT,
             progressive_bias: DEFAULT_PROGRESSIVE_BIAS,
             reply_bonus: DEFAULT_REPLY_BONUS,
+            playout_fill_in: false,
             pattern_playouts: false,
         }
     }
@@ -233,6 +238,10 @@ pub struct NodeThreats<M> {
     /// connection the move breaks), which the search favours among the moved-to child's own
     /// moves by [`SearchParams::reply_bonus`].
     pub replies: Vec<(M, Vec<M>)>,
+    /// Stones that do not change the node's value (Hex: dead and captured cells), which
+    /// playouts below the node start with ([`Game::fill_in`]) where
+    /// [`SearchParams::playout_fill_in`] is on.
+    pub fill_in: Vec<(M, Color)>,
     /// Threat-search nodes it took (what the search's threat budget counts).
     pub nodes: u64,
 }
@@ -240,7 +249,14 @@ pub struct NodeThreats<M> {
 impl<M> Default for NodeThreats<M> {
     /// Nothing found.
     fn default() -> Self {
-        NodeThreats { winning_move: None, losing_moves: Vec::new(), defences: None, replies: Vec::new(), nodes: 0 }
+        NodeThreats {
+            winning_move: None,
+            losing_moves: Vec::new(),
+            defences: None,
+            replies: Vec::new(),
+            fill_in: Vec::new(),
+            nodes: 0,
+        }
     }
 }
 
@@ -457,7 +473,17 @@ pub struct Search<G: Game> {
     /// expanded, by the moved-to position's key, until the expansion applies them (the node
     /// carries a mark meanwhile). Bounded by [`MAX_PENDING_REPLIES`].
     pending_replies: Mutex<FxHashMap<u64, Vec<G::Move>>>,
+    /// The fill-in of nodes whose knowledge found one ([`NodeThreats::fill_in`]), by position
+    /// key; the node carries a mark. Bounded by [`MAX_FILL_INS`].
+    fill_ins: RwLock<FxHashMap<u64, FillInStones<G>>>,
 }
+
+/// The stones of one node's fill-in, shared by the workers whose playouts start from it.
+type FillInStones<G> = Arc<[(<G as Game>::Move, Color)]>;
+
+/// At most this many fill-ins are kept ([`Search::fill_ins`]); past it, they are dropped and
+/// the playouts below those nodes start from the plain position again.
+const MAX_FILL_INS: usize = 1 << 16;
 
 /// At most this many nodes wait for answers ([`Search::pending_replies`]); past it, the waiting
 /// ones are dropped (they only order moves).
@@ -482,6 +508,15 @@ struct Worker<G: Game> {
     priors: Vec<Prior>,
     block: ArenaBlock,
     held_back: HeldBack,
+    fill_in: FillInCache<G>,
+}
+
+/// A worker's view of the fill-ins ([`Search::fill_ins`]): the key of the deepest node with
+/// one in the current descent, and the fill-ins it has read, so that most playouts take no
+/// lock.
+struct FillInCache<G: Game> {
+    key: Option<u64>,
+    known: FxHashMap<u64, FillInStones<G>>,
 }
 
 /// The statistics near the root and at hot nodes that a worker writes in batches when several
@@ -578,6 +613,7 @@ impl<G: Game> Search<G> {
             threat_nodes_spent: CacheLine(AtomicU64::new(0)),
             threat_start_visits: 0,
             pending_replies: Mutex::new(FxHashMap::default()),
+            fill_ins: RwLock::new(FxHashMap::default()),
             threat_deadline: None,
         }
     }
@@ -617,6 +653,16 @@ impl<G: Game> Search<G> {
         }
         if threats.defences.is_some() {
             node.restrict_to_defences();
+        }
+        if self.params.playout_fill_in && !threats.fill_in.is_empty() {
+            {
+                let mut fill_ins = self.fill_ins.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if fill_ins.len() >= MAX_FILL_INS {
+                    fill_ins.clear();
+                }
+                fill_ins.insert(position_key(position), threats.fill_in.as_slice().into());
+            }
+            node.mark_fill_in();
         }
         if self.params.reply_bonus > 0.0 {
             for (mv, answers) in &threats.replies {
@@ -695,8 +741,25 @@ impl<G: Game> Search<G> {
         self.playout_hook = hook;
     }
 
-    /// A playout from `position`, by the playout hook where it is on.
-    fn play_out(&self, position: &mut G, rng: &mut SmallRng) -> Outcome {
+    /// A playout from `position`, by the playout hook where it is on, after the fill-in of the
+    /// node of `fill_key` (the deepest of the descent that has one) where there is one.
+    fn play_out(&self, position: &mut G, rng: &mut SmallRng, fill_cache: &mut FillInCache<G>) -> Outcome {
+        if let Some(key) = fill_cache.key {
+            let stones = match fill_cache.known.get(&key) {
+                Some(stones) => Some(stones.clone()),
+                None => {
+                    let fill_ins = self.fill_ins.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    let stones = fill_ins.get(&key).cloned();
+                    if let Some(stones) = &stones {
+                        fill_cache.known.insert(key, stones.clone());
+                    }
+                    stones
+                }
+            };
+            if let Some(stones) = stones {
+                position.fill_in(&stones);
+            }
+        }
         match self.playout_hook {
             Some(hook) if self.params.pattern_playouts => hook(position, rng),
             _ => position.playout(rng),
@@ -822,6 +885,7 @@ impl<G: Game> Search<G> {
 
     fn reset_to(&mut self) -> u64 {
         self.pending_replies.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        self.fill_ins.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.arena = Self::new_arena(&self.params);
         self.root = self.arena.allocate_root().expect("a fresh arena has room for a root");
         0
@@ -1034,6 +1098,7 @@ impl<G: Game> Search<G> {
             priors: Vec::new(),
             block: ArenaBlock::default(),
             held_back: HeldBack::default(),
+            fill_in: FillInCache { key: None, known: FxHashMap::default() },
         }
     }
 
@@ -1045,10 +1110,14 @@ impl<G: Game> Search<G> {
         worker.children_held.clear();
         worker.path.push((self.root, position.to_move().opponent(), position_key(&position)));
         let mut node_index = self.root;
+        worker.fill_in.key = None;
         // 1. Descend while the node is expanded, adding virtual loss on the way.
         let outcome = loop {
             let node = self.arena.get(node_index);
             let &(_, mover, key) = worker.path.last().expect("the path holds the root");
+            if node.has_fill_in() {
+                worker.fill_in.key = Some(key);
+            }
             let depth = worker.path.len() - 1;
             // The visits this worker sees: the tree's and its own held back.
             let visits = node.visits() + self.held_back_visits(worker, depth);
@@ -1091,17 +1160,17 @@ impl<G: Game> Search<G> {
                         break outcome;
                     }
                 }
-                break self.play_out(&mut position, &mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng, &mut worker.fill_in);
             }
             // 4. A leaf is expanded once it has had a few playouts of its own: with priors the
             //    favoured child is revisited at once, and expanding at its second visit would
             //    allocate a whole row of children per playout and fill the memory cap within
             //    seconds on big boards.
             if !node.is_expanded() && node_index != self.root && visits < self.expand_after {
-                break self.play_out(&mut position, &mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng, &mut worker.fill_in);
             }
             if !node.is_expanded() && !self.expand(node_index, &position, worker) {
-                break self.play_out(&mut position, &mut worker.rng);
+                break self.play_out(&mut position, &mut worker.rng, &mut worker.fill_in);
             }
             // 5. The game's threat search, once per node (whichever thread claims it runs it;
             //    the others go on meanwhile): at the root, and at nodes the search keeps
@@ -1973,7 +2042,15 @@ mod tests {
         fn amaf_owner(&self, mv: Self::Move) -> Option<Color> {
             self.inner.amaf_owner(mv)
         }
+        /// Counts the stones it is given (tic-tac-toe has nothing to fill).
+        fn fill_in(&mut self, stones: &[(Self::Move, Color)]) {
+            STONES_FILLED_IN.fetch_add(stones.len() as u64, Ordering::Relaxed);
+        }
     }
+
+    /// The stones [`Knowing::fill_in`] was given, in all tests (only one test's knowledge has
+    /// any).
+    static STONES_FILLED_IN: AtomicU64 = AtomicU64::new(0);
 
     #[test]
     fn priors_steer_the_first_visits_and_are_not_reported() {
@@ -2162,5 +2239,35 @@ mod tests {
             }
         }
         assert!(checked > 20, "only {checked} children checked");
+    }
+
+    /// Knowledge that fills in one stone (the first empty cell, for the side to move).
+    fn fill_the_first_empty_cell(position: &Knowing, _budget: u64) -> NodeThreats<crate::games::mnk::Cell> {
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let fill_in = moves.first().map(|&mv| (mv, position.to_move())).into_iter().collect();
+        NodeThreats { fill_in, nodes: 1, ..NodeThreats::default() }
+    }
+
+    /// With `playout_fill_in`, every playout below a node with knowledge starts from its
+    /// fill-in (the root gets knowledge at once, so every playout after the first passes one);
+    /// without it, none does.
+    #[test]
+    fn playouts_below_knowledge_start_from_its_fill_in() {
+        let position = Knowing::new(&MnkConfig::tictactoe());
+        let stop = AtomicBool::new(false);
+        let stones_filled_in = |playout_fill_in: bool| {
+            let params =
+                SearchParams { max_memory_mb: 16, playout_fill_in, knowledge_visits: 20, ..SearchParams::default() };
+            let mut search = Search::new(params);
+            search.set_threat_hook(Some(NodeSearch::knowledge(fill_the_first_empty_cell)));
+            let before = STONES_FILLED_IN.load(Ordering::Relaxed);
+            let result = search.run(&position, Limits { max_visits: Some(500), ..Limits::default() }, &stop, 3, None);
+            (STONES_FILLED_IN.load(Ordering::Relaxed) - before, result.playouts)
+        };
+        let (filled, playouts) = stones_filled_in(true);
+        // Proven nodes end some descents before a playout.
+        assert!(filled > playouts / 2 && filled < playouts, "{filled} stones in {playouts} playouts");
+        assert_eq!(stones_filled_in(false).0, 0);
     }
 }

@@ -112,6 +112,8 @@ const DEFENCES_ONLY: u8 = 2;
 const OUTSIDE_DEFENCES: u8 = 4;
 /// Answers to the node's move wait for the node's expansion (see [`Node::mark_replies_pending`]).
 const REPLIES_PENDING: u8 = 8;
+/// The node's knowledge filled in cells that playouts below it start with.
+const HAS_FILL_IN: u8 = 16;
 
 /// One completed visit in [`Node`]'s packed visit word.
 const ONE_VISIT: u64 = 1 << 32;
@@ -150,7 +152,7 @@ pub struct Node<M> {
     bounds: AtomicU8,
     state: AtomicU8,
     /// Threat-search marks ([`THREATS_CLAIMED`], [`DEFENCES_ONLY`], [`OUTSIDE_DEFENCES`],
-    /// [`REPLIES_PENDING`]).
+    /// [`REPLIES_PENDING`], [`HAS_FILL_IN`]).
     threat_marks: AtomicU8,
     first_child: AtomicU32,
     child_count: AtomicU32,
@@ -328,6 +330,16 @@ impl<M: Copy> Node<M> {
     /// set, which then applies the answers.
     pub fn take_replies_pending(&self) -> bool {
         self.threat_marks.fetch_and(!REPLIES_PENDING, Ordering::SeqCst) & REPLIES_PENDING != 0
+    }
+
+    /// Marks that the node's knowledge filled in cells (kept beside the tree).
+    pub fn mark_fill_in(&self) {
+        self.threat_marks.fetch_or(HAS_FILL_IN, Ordering::Release);
+    }
+
+    /// Whether the node's knowledge filled in cells.
+    pub fn has_fill_in(&self) -> bool {
+        self.threat_marks.load(Ordering::Relaxed) & HAS_FILL_IN != 0
     }
 
     /// The children as an index range, empty until the node is expanded.

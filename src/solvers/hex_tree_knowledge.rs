@@ -108,6 +108,14 @@ fn knowledge_with(tools: &mut Tools, position: &Hex, budget: u64) -> NodeThreats
     let inferior = fill.dead | fill.captured[0] | fill.captured[1];
     let open = empty & !inferior;
     let me = position.to_move();
+    // The stones fill-in added, as it coloured them (captured cells their captor's).
+    knowledge.fill_in = [Color::Black, Color::White]
+        .into_iter()
+        .flat_map(|color| {
+            let added = stones[color.index()] & empty;
+            iterate(added).map(move |cell| (HexMove::Cell(Cell(cell as u16)), color))
+        })
+        .collect();
     if let Some(winner) = filled_winner(geometry, &stones) {
         // Fill-in alone joined a player's edges.
         if winner != me {
@@ -251,6 +259,44 @@ mod tests {
             }
         }
         assert!(wins > 50 && losses > 50 && restricted > 50, "too few claims: {wins} {losses} {restricted}");
+    }
+
+    /// The fill-in the knowledge hands the playouts keeps the position's value: on random
+    /// small boards, the position with the fill-in's stones (the side to move unchanged) has the
+    /// same minimax value, its cells were empty, and none of them is a defence.
+    #[test]
+    fn the_fill_in_keeps_the_value() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut filled_positions = 0;
+        for (width, height) in [(3, 4), (4, 4)] {
+            let mut memo = FxHashMap::default();
+            let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
+            for _ in 0..300 {
+                let stones = rng.random_range(2..width * height - 3);
+                let position = random_running_position(&start, &mut rng, stones);
+                if position.outcome().is_some() {
+                    continue;
+                }
+                let knowledge = node_knowledge(&position, u64::MAX);
+                if knowledge.fill_in.is_empty() || knowledge.winning_move.is_some() {
+                    continue;
+                }
+                for &(mv, _) in &knowledge.fill_in {
+                    assert!(position.is_legal(mv), "{position:?}: {mv:?} is not empty");
+                    assert!(!knowledge.defences.as_ref().is_some_and(|defences| defences.contains(&mv)));
+                }
+                let mut filled = position.clone();
+                filled.fill_in(&knowledge.fill_in);
+                assert_eq!(filled.to_move(), position.to_move());
+                assert_eq!(
+                    minimax_value(&filled, &mut memo),
+                    minimax_value(&position, &mut memo),
+                    "{position:?} filled {filled:?}"
+                );
+                filled_positions += 1;
+            }
+        }
+        assert!(filled_positions > 30, "only {filled_positions} positions had a fill-in");
     }
 
     /// Vulnerable cells are searched last: a node left unproven that has one gets a defence
