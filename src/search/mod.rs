@@ -742,7 +742,7 @@ impl<G: Game> Search<G> {
     }
 
     /// A playout from `position`, by the playout hook where it is on, after the fill-in of the
-    /// node of `fill_key` (the deepest of the descent that has one) where there is one.
+    /// deepest node of the descent that has one ([`FillInCache::key`]), if any.
     fn play_out(&self, position: &mut G, rng: &mut SmallRng, fill_cache: &mut FillInCache<G>) -> Outcome {
         if let Some(key) = fill_cache.key {
             let stones = match fill_cache.known.get(&key) {

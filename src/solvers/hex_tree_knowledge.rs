@@ -17,6 +17,8 @@
 //! * **Answers to intrusions** (MoHex's virtual-connection maintenance): for each move that
 //!   breaks a connection between two of the opponent's groups or edges, the keys of the
 //!   opponent's semis that restore it, which the search favours after that move.
+//! * **The fill-in itself** (the stones it added), which playouts below the node may start
+//!   from, as MoHex's do (`playout_fill_in`).
 //!
 //! Filling in keeps the value of the position, and of every position after a move on a cell it
 //! left empty (dead and captured cells stay so when stones are added), so what H-search proves
