@@ -281,6 +281,25 @@ mod tests {
         }
     }
 
+    /// The knowledge parameters of this session set what they name, and a bad value is
+    /// refused with its reason and changes nothing.
+    #[test]
+    fn reply_bonus_and_playout_fill_in_are_set_and_bad_values_refused() {
+        let mut settings = SearchSettings::default();
+        settings.set("reply_bonus", "2.5").unwrap();
+        settings.set("playout_fill_in", "1").unwrap();
+        assert_eq!((settings.params.reply_bonus, settings.params.playout_fill_in), (2.5, true));
+        let before = settings.params.clone();
+        for (name, value) in [("reply_bonus", "-1"), ("reply_bonus", "inf"), ("reply_bonus", "x")] {
+            let error = settings.set(name, value).unwrap_err();
+            assert_eq!(error, GtpError::InvalidValue("expected a non-negative number".to_string()), "{value}");
+        }
+        assert!(matches!(settings.set("playout_fill_in", "2"), Err(GtpError::InvalidValue(_))));
+        assert_eq!(settings.params, before);
+        settings.set("playout_fill_in", "0").unwrap();
+        assert!(!settings.params.playout_fill_in);
+    }
+
     #[test]
     fn a_cap_below_the_clocks_target_runs_to_the_cap() {
         let mut settings = SearchSettings::default();
