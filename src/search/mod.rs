@@ -680,12 +680,13 @@ impl<G: Game> Search<G> {
         if !child_node.is_expanded() {
             let mut child_position = position.clone();
             child_position.play_unchecked(mv);
+            let child_key = position_key(&child_position);
             {
                 let mut pending = self.pending_replies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 if pending.len() >= MAX_PENDING_REPLIES {
                     pending.clear();
                 }
-                pending.insert(position_key(&child_position), answers.to_vec());
+                pending.insert(child_key, answers.to_vec());
             }
             child_node.mark_replies_pending();
             // An expansion that finished meanwhile may not have seen the mark; whoever clears
@@ -694,7 +695,7 @@ impl<G: Game> Search<G> {
                 return;
             }
             let mut pending = self.pending_replies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            pending.remove(&position_key(&child_position));
+            pending.remove(&child_key);
         }
         self.favour_replies(child, answers);
     }
@@ -1115,7 +1116,7 @@ impl<G: Game> Search<G> {
         let outcome = loop {
             let node = self.arena.get(node_index);
             let &(_, mover, key) = worker.path.last().expect("the path holds the root");
-            if node.has_fill_in() {
+            if self.params.playout_fill_in && node.has_fill_in() {
                 worker.fill_in.key = Some(key);
             }
             let depth = worker.path.len() - 1;

@@ -219,6 +219,21 @@ mod tests {
         }
     }
 
+    /// `count` random running positions of a `width` x `height` board, each with a number of
+    /// moves drawn from `moves`.
+    fn random_positions<'a>(
+        rng: &'a mut SmallRng,
+        (width, height): (usize, usize),
+        moves: std::ops::Range<usize>,
+        count: usize,
+    ) -> impl Iterator<Item = Hex> + 'a {
+        let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
+        (0..count).map(move |_| {
+            let moves = rng.random_range(moves.clone());
+            random_running_position(&start, rng, moves)
+        })
+    }
+
     /// Everything the knowledge claims holds by exhaustive search on random small boards,
     /// with an unlimited budget and with budgets that cut the H-search short: a winning move
     /// wins, every losing move loses, and when the node is restricted to a set of moves, a
@@ -229,13 +244,7 @@ mod tests {
         let (mut wins, mut losses, mut restricted) = (0, 0, 0);
         for (width, height) in [(3, 4), (4, 3), (4, 4)] {
             let mut memo = FxHashMap::default();
-            let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
-            for _ in 0..200 {
-                let stones = rng.random_range(2..width * height - 2);
-                let position = random_running_position(&start, &mut rng, stones);
-                if position.outcome().is_some() {
-                    continue;
-                }
+            for position in random_positions(&mut rng, (width, height), 2..width * height - 2, 200) {
                 let won = minimax_value(&position, &mut memo) > 0;
                 for budget in [u64::MAX, 200, 130] {
                     let knowledge = node_knowledge(&position, budget);
@@ -272,13 +281,7 @@ mod tests {
         let mut filled_positions = 0;
         for (width, height) in [(3, 4), (4, 4)] {
             let mut memo = FxHashMap::default();
-            let start = Hex::new(&HexConfig::with_size(width, height).unwrap());
-            for _ in 0..300 {
-                let stones = rng.random_range(2..width * height - 3);
-                let position = random_running_position(&start, &mut rng, stones);
-                if position.outcome().is_some() {
-                    continue;
-                }
+            for position in random_positions(&mut rng, (width, height), 2..width * height - 3, 300) {
                 let knowledge = node_knowledge(&position, u64::MAX);
                 if knowledge.fill_in.is_empty() || knowledge.winning_move.is_some() {
                     continue;
@@ -306,16 +309,10 @@ mod tests {
     #[test]
     fn vulnerable_cells_are_left_out_of_the_defences() {
         let mut rng = SmallRng::seed_from_u64(3);
-        let start = Hex::new(&HexConfig::with_size(5, 5).unwrap());
         let geometry = BoardGeometry::new(5, 5).unwrap();
         let inferior_cells = InferiorCells::new(&geometry);
         let mut restricted = 0;
-        for _ in 0..400 {
-            let stone_count = rng.random_range(3..14);
-            let position = random_running_position(&start, &mut rng, stone_count);
-            if position.outcome().is_some() {
-                continue;
-            }
+        for position in random_positions(&mut rng, (5, 5), 3..14, 400) {
             let knowledge = node_knowledge(&position, u64::MAX);
             let mut stones = geometry.stones_of(&position);
             let empty = geometry.all() & !(stones[0] | stones[1]);
