@@ -426,6 +426,21 @@ mod tests {
         assert_eq!(node_knowledge(&position, u64::MAX), NodeThreats::default());
     }
 
+    /// A position of a game between ponder and MoHex 2.0 (11x11, session 30; White ponder
+    /// to move after 23 stones): MoHex's virtual connections and its DFPN solver both find
+    /// Black's edges joined. Ponder's H-search finds it through the greedy union of Black's
+    /// semis between the edges (more than the four its OR rule combines), within the default
+    /// knowledge budget of a tree node.
+    #[test]
+    fn the_greedy_union_proves_a_loss_that_mohex_saw_in_play() {
+        let black = ["i2", "k2", "i4", "i5", "e5", "f5", "f6", "h7", "i6", "d4", "e4", "g9"];
+        let white = ["i3", "j4", "j3", "g4", "e6", "f7", "e7", "h6", "f3", "d5", "h9"];
+        let mut position = hex_position(11, 11, &black, &white);
+        position.give_turn_to(Color::White).unwrap();
+        let knowledge = node_knowledge(&position, crate::search::DEFAULT_KNOWLEDGE_NODES);
+        assert_eq!(knowledge.losing_moves.len(), 121 - 23, "every White move loses");
+    }
+
     /// An 11x11 position from a self-play game (8 moves, Black to move): H-search finds
     /// nothing at the root, but with knowledge at the tree's nodes the search proves that b10
     /// wins (the replies' must-play regions and the wins below them); without it, or with a

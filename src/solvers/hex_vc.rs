@@ -295,6 +295,8 @@ pub struct VcEngine {
     work: u64,
     /// A search stops once `work` passes this (see [`VcEngine::set_work_limit`]).
     work_limit: u64,
+    /// Full connections offered by the greedy union since the engine was made (for tests).
+    greedy_unions: u64,
 }
 
 impl VcEngine {
@@ -321,6 +323,7 @@ impl VcEngine {
             or_scratch: Vec::new(),
             work: 0,
             work_limit: u64::MAX,
+            greedy_unions: 0,
         }
     }
 
@@ -568,7 +571,10 @@ impl VcEngine {
                 kept += 1;
             }
         }
-        if kept >= limit {
+        // Past the soft limit a full is kept only if it narrows what the known ones share (an
+        // intrusion there no longer breaks them all), up to the capacity.
+        let shared = pair.fulls[..kept].iter().fold(u128::MAX, |shared, &full| shared & full);
+        if kept >= FULL_CAPACITY || kept >= limit && shared & carrier == shared {
             pair.full_count = kept as u8;
             return;
         }
@@ -625,7 +631,8 @@ impl VcEngine {
         // The edge pair keeps every semi it can: each one may shrink the must-play region.
         let semi_limit =
             if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) { SEMI_CAPACITY } else { limits.semis_per_pair };
-        if kept < semi_limit {
+        let shared = pair.semis[..kept].iter().fold(u128::MAX, |shared, &semi| shared & semi);
+        if kept < semi_limit || kept < SEMI_CAPACITY && shared & carrier != shared {
             pair.semis[kept] = carrier;
             pair.keys[kept] = key;
             kept += 1;
@@ -634,6 +641,15 @@ impl VcEngine {
         if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_semi {
             self.stop_found = true;
             return;
+        }
+        // 3. When no combination of a few semis closes the intersection, Benzene's greedy union
+        //    of all of them may.
+        if self.or_scratch.is_empty()
+            && kept > limits.semis_per_or
+            && let Some(union) = greedy_union(&self.pairs[slot].semis[..kept])
+        {
+            self.greedy_unions += 1;
+            self.or_scratch.push(union);
         }
         for i in 0..self.or_scratch.len() {
             let full = self.or_scratch[i];
@@ -667,6 +683,29 @@ fn or_combinations(
             or_combinations(semis, i + 1, narrowed, union | semis[i], used + 1, max_used, out);
         }
     }
+}
+
+/// The greedy union of `semis` (Benzene's): the semis from the smallest carrier up, each taken
+/// when it narrows the intersection of those taken; their union when that intersection ends
+/// empty, a full connection by the OR rule with any number of semis.
+fn greedy_union(semis: &[u128]) -> Option<u128> {
+    let mut order: [(u32, u128); SEMI_CAPACITY] = [(0, 0); SEMI_CAPACITY];
+    for (slot, &semi) in order.iter_mut().zip(semis) {
+        *slot = (semi.count_ones(), semi);
+    }
+    let order = &mut order[..semis.len()];
+    order.sort_unstable();
+    let (mut intersection, mut union) = (u128::MAX, 0);
+    for &(_, semi) in order.iter() {
+        if intersection & semi != intersection {
+            intersection &= semi;
+            union |= semi;
+            if intersection == 0 {
+                return Some(union);
+            }
+        }
+    }
+    None
 }
 
 /// The cell indices of `set`, in increasing order.
@@ -890,7 +929,7 @@ mod tests {
     #[test]
     fn every_claimed_connection_holds_by_brute_force() {
         let mut rng = SmallRng::seed_from_u64(23);
-        let (mut fulls, mut semis) = (0, 0);
+        let (mut fulls, mut semis, mut greedy_unions) = (0, 0, 0);
         for (width, height) in [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3)] {
             for stones in 0..7 {
                 for _ in 0..4 {
@@ -900,8 +939,17 @@ mod tests {
                     let empty = geometry.all() & !(board_stones[0] | board_stones[1]);
                     for color in [Color::Black, Color::White] {
                         let own = board_stones[color.index()];
-                        let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
-                        for connection in engine.all_connections(color, own, empty) {
+                        // Few semis a pair and OR combinations of two, so that the greedy
+                        // union of more semis is exercised on these small boards.
+                        let limits = if stones % 2 == 0 {
+                            VcLimits::default()
+                        } else {
+                            VcLimits { semis_per_pair: 8, semis_per_or: 2, ..VcLimits::default() }
+                        };
+                        let mut engine = VcEngine::new(geometry.clone(), limits);
+                        let connections = engine.all_connections(color, own, empty);
+                        greedy_unions += engine.greedy_unions;
+                        for connection in connections {
                             let (from, from_extra) = end_cells(&geometry, color, connection.ends.0);
                             let (to, to_extra) = end_cells(&geometry, color, connection.ends.1);
                             let carrier = connection.carrier;
@@ -937,6 +985,51 @@ mod tests {
             }
         }
         assert!(fulls > 5000 && semis > 2000, "{fulls} fulls, {semis} semis checked");
+        assert!(greedy_unions > 50, "{greedy_unions} greedy unions");
+    }
+
+    #[test]
+    fn the_greedy_union_closes_what_no_four_semis_close() {
+        // Five semis over five cells, each missing one: any four share a cell, all five none.
+        let semis: Vec<u128> = (0..5).map(|missing| 0b11111 & !(1u128 << missing)).collect();
+        assert_eq!(greedy_union(&semis), Some(0b11111));
+        assert_eq!(greedy_union(&semis[..4]), None);
+        let mut combinations = Vec::new();
+        or_combinations(&semis[1..], 0, semis[0], semis[0], 1, 4, &mut combinations);
+        assert!(combinations.is_empty(), "{combinations:?}");
+        // A semi that does not narrow the intersection is passed over, not added to the union.
+        let with_wide = [0b0011, 0b0111, 0b1100];
+        assert_eq!(greedy_union(&with_wide), Some(0b1111));
+        assert_eq!(greedy_union(&[0b0011, 0b0111, 0b1110]), None);
+    }
+
+    #[test]
+    fn past_the_soft_limit_only_connections_that_narrow_the_shared_cells_are_kept() {
+        let geometry = BoardGeometry::new(11, 11).unwrap();
+        let limits = VcLimits { fulls_per_pair: 2, semis_per_pair: 2, semis_per_or: 4 };
+        let mut engine = VcEngine::new(geometry.clone(), limits);
+        engine.reset(Color::Black, 0, geometry.all());
+        // Nodes 2 + cell: two cells far apart, with no connection between them yet.
+        let (a, b) = (2 + 60, 2 + 120);
+        let count = |engine: &mut VcEngine| {
+            let slot = engine.pair_mut(a, b);
+            (engine.pairs[slot].full_count, engine.pairs[slot].semi_count)
+        };
+        // Fulls: cell 0 is shared by the first two; a third through cell 0 again is refused, one
+        // that avoids it is kept.
+        engine.add_full(a, b, 0b0011);
+        engine.add_full(a, b, 0b0101);
+        engine.add_full(a, b, 0b1001);
+        assert_eq!(count(&mut engine).0, 2);
+        engine.add_full(a, b, 0b110000);
+        assert_eq!(count(&mut engine).0, 3);
+        // Semis (keys outside the fulls' cells) likewise.
+        engine.add_semi(a, b, 0b1 << 10 | 0b11 << 20, 10);
+        engine.add_semi(a, b, 0b1 << 11 | 0b101 << 20, 11);
+        engine.add_semi(a, b, 0b1 << 12 | 0b1001 << 20, 12);
+        assert_eq!(count(&mut engine).1, 2);
+        engine.add_semi(a, b, 0b1 << 13 | 0b110 << 20, 13);
+        assert_eq!(count(&mut engine).1, 3);
     }
 
     /// Whether the side to move wins, by plain minimax.
