@@ -475,4 +475,45 @@ mod tests {
             RootProof::Unknown
         );
     }
+
+    /// How many of the positions where MoHex's virtual connections join a player's edges
+    /// (`tests/data/hex/mohex-vc-wins.txt`) the node knowledge decides at the default budget,
+    /// in all and at the first such position of each game and player (where MoHex saw it
+    /// first). A measurement, not a check. Run with `cargo test --release --lib
+    /// solvers::hex_tree_knowledge::tests::mohex_connected_positions -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn mohex_connected_positions() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hex/mohex-vc-wins.txt");
+        let text = std::fs::read_to_string(path).unwrap();
+        let (mut decided, mut total, mut first_decided, mut firsts) = (0, 0, 0, 0);
+        let mut seen = std::collections::HashSet::new();
+        let started = std::time::Instant::now();
+        for line in text.lines().filter(|line| !line.starts_with('#')) {
+            let mut fields = line.split_whitespace();
+            let (game, holder) = (fields.next().unwrap(), fields.next().unwrap());
+            let holder = if holder == "b" { Color::Black } else { Color::White };
+            let mut position = Hex::new(&HexConfig::with_size(11, 11).unwrap());
+            for mv in fields {
+                position.play(position.parse_move(mv).unwrap()).unwrap();
+            }
+            let knowledge = node_knowledge(&position, crate::search::DEFAULT_KNOWLEDGE_NODES);
+            let empty = 121 - position.stone_count();
+            let found = if holder == position.to_move() {
+                knowledge.winning_move.is_some()
+            } else {
+                knowledge.losing_moves.len() == empty
+            };
+            total += 1;
+            decided += usize::from(found);
+            if seen.insert((game.to_string(), holder)) {
+                firsts += 1;
+                first_decided += usize::from(found);
+            }
+        }
+        let millis = started.elapsed().as_secs_f64() * 1e3 / total as f64;
+        println!(
+            "decided {decided} of {total} positions, {first_decided} of the first {firsts} ({millis:.2} ms a position)"
+        );
+    }
 }
