@@ -571,15 +571,22 @@ impl VcEngine {
                 kept += 1;
             }
         }
-        // Past the soft limit a full is kept only if it narrows what the known ones share (an
-        // intrusion there no longer breaks them all), up to the capacity.
+        // Past the soft limit a full is kept if it narrows what the known ones share (an
+        // intrusion there no longer breaks them all), up to the capacity; otherwise it takes
+        // the place of the largest known one if it is smaller (the queue does not find the
+        // smallest carriers first, and the small ones combine best).
         let shared = pair.fulls[..kept].iter().fold(u128::MAX, |shared, &full| shared & full);
         if kept >= FULL_CAPACITY || kept >= limit && shared & carrier == shared {
             pair.full_count = kept as u8;
-            return;
+            let largest = (0..kept).max_by_key(|&i| pair.fulls[i].count_ones()).unwrap_or(0);
+            if kept == 0 || pair.fulls[largest].count_ones() <= carrier.count_ones() {
+                return;
+            }
+            pair.fulls[largest] = carrier;
+        } else {
+            pair.fulls[kept] = carrier;
+            pair.full_count = kept as u8 + 1;
         }
-        pair.fulls[kept] = carrier;
-        pair.full_count = kept as u8 + 1;
         // Semis no smaller than this full are useless now.
         let mut semis_kept = 0;
         for i in 0..pair.semi_count as usize {
@@ -1023,6 +1030,19 @@ mod tests {
         assert_eq!(count(&mut engine).0, 2);
         engine.add_full(a, b, 0b110000);
         assert_eq!(count(&mut engine).0, 3);
+        // At the soft limit a smaller full that does not narrow them takes the largest one's place.
+        let mut small_first = VcEngine::new(geometry.clone(), limits);
+        small_first.reset(Color::Black, 0, geometry.all());
+        small_first.add_full(a, b, 0b000111);
+        small_first.add_full(a, b, 0b111001);
+        small_first.add_full(a, b, 0b1000001);
+        let slot = small_first.pair_mut(a, b);
+        let pair = &small_first.pairs[slot];
+        assert_eq!(&pair.fulls[..pair.full_count as usize], &[0b000111, 0b1000001]);
+        // A larger one that does not narrow them is still refused.
+        small_first.add_full(a, b, 0b11110001);
+        let pair = &small_first.pairs[slot];
+        assert_eq!(&pair.fulls[..pair.full_count as usize], &[0b000111, 0b1000001]);
         // Semis (keys outside the fulls' cells) likewise.
         engine.add_semi(a, b, 0b1 << 10 | 0b11 << 20, 10);
         engine.add_semi(a, b, 0b1 << 11 | 0b101 << 20, 11);
