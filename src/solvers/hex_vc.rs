@@ -1004,9 +1004,9 @@ mod tests {
         let mut combinations = Vec::new();
         or_combinations(&semis[1..], 0, semis[0], semis[0], 1, 4, &mut combinations);
         assert!(combinations.is_empty(), "{combinations:?}");
-        // A semi that does not narrow the intersection is passed over, not added to the union.
-        let with_wide = [0b0011, 0b0111, 0b1100];
-        assert_eq!(greedy_union(&with_wide), Some(0b1111));
+        // Smallest first; a semi that does not narrow the intersection (0b10011 after 0b0011)
+        // is passed over and stays out of the union.
+        assert_eq!(greedy_union(&[0b101100, 0b10011, 0b0011]), Some(0b101111));
         assert_eq!(greedy_union(&[0b0011, 0b0111, 0b1110]), None);
     }
 
