@@ -752,6 +752,10 @@ impl<G: Game> Search<G> {
                     let fill_ins = self.fill_ins.read().unwrap_or_else(|poisoned| poisoned.into_inner());
                     let stones = fill_ins.get(&key).cloned();
                     if let Some(stones) = &stones {
+                        // As bounded as the map it copies.
+                        if fill_cache.known.len() >= MAX_FILL_INS {
+                            fill_cache.known.clear();
+                        }
                         fill_cache.known.insert(key, stones.clone());
                     }
                     stones

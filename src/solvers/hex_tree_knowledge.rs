@@ -234,6 +234,15 @@ mod tests {
         })
     }
 
+    /// The 11x11 position after `moves` (cell names, Black first, colours alternating).
+    fn eleven_by_eleven_after(moves: &str) -> Hex {
+        let mut position = Hex::new(&HexConfig::with_size(11, 11).unwrap());
+        for mv in moves.split_whitespace() {
+            position.play(position.parse_move(mv).unwrap()).unwrap();
+        }
+        position
+    }
+
     /// Everything the knowledge claims holds by exhaustive search on random small boards,
     /// with an unlimited budget and with budgets that cut the H-search short: a winning move
     /// wins, every losing move loses, and when the node is restricted to a set of moves, a
@@ -433,10 +442,8 @@ mod tests {
     /// knowledge budget of a tree node.
     #[test]
     fn the_greedy_union_proves_a_loss_that_mohex_saw_in_play() {
-        let black = ["i2", "k2", "i4", "i5", "e5", "f5", "f6", "h7", "i6", "d4", "e4", "g9"];
-        let white = ["i3", "j4", "j3", "g4", "e6", "f7", "e7", "h6", "f3", "d5", "h9"];
-        let mut position = hex_position(11, 11, &black, &white);
-        position.give_turn_to(Color::White).unwrap();
+        let position = eleven_by_eleven_after("i2 i3 k2 j4 i4 j3 i5 g4 e5 e6 f5 f7 f6 e7 h7 h6 i6 f3 d4 d5 e4 h9 g9");
+        assert_eq!(position.to_move(), Color::White);
         let knowledge = node_knowledge(&position, crate::search::DEFAULT_KNOWLEDGE_NODES);
         assert_eq!(knowledge.losing_moves.len(), 121 - 23, "every White move loses");
     }
@@ -453,12 +460,10 @@ mod tests {
     fn knowledge_in_the_tree_proves_a_win_the_root_alone_does_not() {
         use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams};
         use std::sync::atomic::AtomicBool;
-        let moves = "e10 e9 b10 d8 c8 d6 g6 g5 i4 i3 h4 h3 g4 g3 e4 f4 e5 e6 f5 f6 h7 h8 i7 h5 i5 g11 i8 g8 h9 h6 i6 \
-                     f10 i10 e3 f3 g1";
-        let mut position = Hex::new(&HexConfig::with_size(11, 11).unwrap());
-        for mv in moves.split_whitespace() {
-            position.play(position.parse_move(mv).unwrap()).unwrap();
-        }
+        let position = eleven_by_eleven_after(
+            "e10 e9 b10 d8 c8 d6 g6 g5 i4 i3 h4 h3 g4 g3 e4 f4 e5 e6 f5 f6 h7 h8 i7 h5 i5 g11 i8 g8 h9 h6 i6 f10 i10 e3 \
+             f3 g1",
+        );
         assert_eq!(position.to_move(), Color::Black);
         assert_eq!(node_knowledge(&position, u64::MAX).winning_move, None);
         let search_with = |params: SearchParams| {
@@ -502,10 +507,7 @@ mod tests {
             let mut fields = line.split_whitespace();
             let (game, holder) = (fields.next().unwrap(), fields.next().unwrap());
             let holder = if holder == "b" { Color::Black } else { Color::White };
-            let mut position = Hex::new(&HexConfig::with_size(11, 11).unwrap());
-            for mv in fields {
-                position.play(position.parse_move(mv).unwrap()).unwrap();
-            }
+            let position = eleven_by_eleven_after(&fields.collect::<Vec<_>>().join(" "));
             let knowledge = node_knowledge(&position, crate::search::DEFAULT_KNOWLEDGE_NODES);
             let empty = 121 - position.stone_count();
             let found = if holder == position.to_move() {

@@ -575,8 +575,7 @@ impl VcEngine {
         // intrusion there no longer breaks them all), up to the capacity; otherwise it takes
         // the place of the largest known one if it is smaller (the queue does not find the
         // smallest carriers first, and the small ones combine best).
-        let shared = pair.fulls[..kept].iter().fold(u128::MAX, |shared, &full| shared & full);
-        if kept >= FULL_CAPACITY || kept >= limit && shared & carrier == shared {
+        if kept >= FULL_CAPACITY || kept >= limit && !narrows(&pair.fulls[..kept], carrier) {
             pair.full_count = kept as u8;
             let largest = (0..kept).max_by_key(|&i| pair.fulls[i].count_ones()).unwrap_or(0);
             if kept == 0 || pair.fulls[largest].count_ones() <= carrier.count_ones() {
@@ -638,8 +637,7 @@ impl VcEngine {
         // The edge pair keeps every semi it can: each one may shrink the must-play region.
         let semi_limit =
             if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) { SEMI_CAPACITY } else { limits.semis_per_pair };
-        let shared = pair.semis[..kept].iter().fold(u128::MAX, |shared, &semi| shared & semi);
-        if kept < semi_limit || kept < SEMI_CAPACITY && shared & carrier != shared {
+        if kept < semi_limit || kept < SEMI_CAPACITY && narrows(&pair.semis[..kept], carrier) {
             pair.semis[kept] = carrier;
             pair.keys[kept] = key;
             kept += 1;
@@ -690,6 +688,13 @@ fn or_combinations(
             or_combinations(semis, i + 1, narrowed, union | semis[i], used + 1, max_used, out);
         }
     }
+}
+
+/// Whether `carrier` leaves out a cell that every one of `kept` holds: an intrusion there no
+/// longer breaks them all. Asked only past a pair's soft limit.
+fn narrows(kept: &[u128], carrier: u128) -> bool {
+    let shared = kept.iter().fold(u128::MAX, |shared, &known| shared & known);
+    shared & carrier != shared
 }
 
 /// The greedy union of `semis` (Benzene's): the semis from the smallest carrier up, each taken
