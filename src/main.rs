@@ -289,6 +289,17 @@ enum Tool {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Writes the table of edge patterns (Hex): stones on the third and fourth row joined to
+    /// their edge, alone or by a second-row ladder to an escape stone, each proven by exact
+    /// search (format: src/solvers/hex_edge_patterns.rs). Deterministic.
+    EdgePatterns {
+        /// The game (hex).
+        #[arg(long)]
+        game: String,
+        /// The table file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Prints the evaluation's mean absolute disc error per stage on the exactly solved
     /// positions of a directory of shards (held-out data: shards not trained on).
     EvalError {
@@ -488,6 +499,13 @@ fn main() -> ExitCode {
                 })
             } else {
                 Err(format!("swap-table: only hex has a swap rule, not '{game}'"))
+            }
+        }
+        Some(Tool::EdgePatterns { game, out }) => {
+            if game.eq_ignore_ascii_case("hex") {
+                ponder::solvers::hex_edge_patterns::run_edge_patterns(&out).map(print_lines)
+            } else {
+                Err(format!("edge-patterns: only hex has edge patterns, not '{game}'"))
             }
         }
         Some(Tool::EvalError { game, data, weights }) => {

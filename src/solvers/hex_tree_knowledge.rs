@@ -90,7 +90,11 @@ impl Tools {
         Some(Tools {
             size: (width, height),
             inferior_cells: InferiorCells::new(&geometry),
-            engine: VcEngine::new(geometry.clone(), VcLimits::default()),
+            engine: {
+                let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
+                engine.use_edge_patterns();
+                engine
+            },
             geometry,
         })
     }

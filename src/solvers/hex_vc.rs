@@ -31,6 +31,7 @@
 
 use crate::games::hex::{Bitboard, Cell, Hex, NEIGHBOUR_OFFSETS};
 use crate::games::{Color, Game, Outcome};
+use crate::solvers::hex_edge_patterns::{self, PlacedPattern};
 
 /// The largest number of cells the VC engine handles.
 pub const MAX_VC_CELLS: usize = 128;
@@ -297,6 +298,9 @@ pub struct VcEngine {
     work_limit: u64,
     /// Full connections offered by the greedy union since the engine was made (for tests).
     greedy_unions: u64,
+    /// Per colour, the edge patterns placed on this board by stone cell, when the engine
+    /// starts from them ([`VcEngine::use_edge_patterns`]).
+    edge_patterns: Option<[Vec<Vec<PlacedPattern>>; 2]>,
 }
 
 impl VcEngine {
@@ -324,6 +328,19 @@ impl VcEngine {
             work: 0,
             work_limit: u64::MAX,
             greedy_unions: 0,
+            edge_patterns: None,
+        }
+    }
+
+    /// Makes every later search start from the proven edge patterns
+    /// ([`super::hex_edge_patterns`]) as well as adjacency: a stone on the third or fourth row
+    /// joined to its edge, alone or by a ladder to an escape stone, whenever the pattern's
+    /// carrier is empty.
+    pub fn use_edge_patterns(&mut self) {
+        if self.edge_patterns.is_none() {
+            let geometry = &self.geometry;
+            self.edge_patterns =
+                Some([Color::Black, Color::White].map(|color| hex_edge_patterns::placements(geometry, color)));
         }
     }
 
@@ -499,6 +516,24 @@ impl VcEngine {
                     self.add_full(node as u8, other, 0);
                 }
             }
+        }
+        // 4. Stones and empty cells joined to an edge by a proven pattern whose cells are free
+        //    (an empty cell as if the player held it, like every cell node).
+        if let Some(edge_patterns) = self.edge_patterns.take() {
+            for stone in iterate(own | empty) {
+                for placed in &edge_patterns[color.index()][stone] {
+                    let node = self.node_of_cell[stone];
+                    let edge = if placed.edge == 0 { FIRST_EDGE } else { SECOND_EDGE };
+                    // The player's own stones in the carrier only help.
+                    if node != edge
+                        && placed.carrier & !(empty | own) == 0
+                        && placed.escape.is_none_or(|escape| own >> escape & 1 != 0)
+                    {
+                        self.add_full(node, edge, placed.carrier & empty);
+                    }
+                }
+            }
+            self.edge_patterns = Some(edge_patterns);
         }
     }
 
@@ -998,6 +1033,56 @@ mod tests {
         }
         assert!(fulls > 5000 && semis > 2000, "{fulls} fulls, {semis} semis checked");
         assert!(greedy_unions > 50, "{greedy_unions} greedy unions");
+    }
+
+    #[test]
+    fn every_placed_edge_pattern_holds_by_brute_force() {
+        // On a 9x9 board with nothing but the pattern's stones, each placement with a small
+        // carrier joins its stone to its edge against any intrusion: the symmetries that map
+        // the edge frame onto the four edges are right.
+        let geometry = BoardGeometry::new(9, 9).unwrap();
+        let mut checked = [0usize; 4];
+        for color in [Color::Black, Color::White] {
+            let (first, second) = geometry.edges(color);
+            for placed in hex_edge_patterns::placements(&geometry, color).into_iter().flatten() {
+                if placed.carrier.count_ones() > 10 {
+                    continue;
+                }
+                let escape = placed.escape.map_or(0, |cell| 1u128 << cell);
+                let edge = if placed.edge == 0 { first } else { second };
+                let mut game = ConnectionGame {
+                    geometry: &geometry,
+                    color,
+                    stones: 1 << placed.stone | escape,
+                    from: 1 << placed.stone,
+                    to: edge,
+                    carrier: placed.carrier,
+                    memo: FxHashMap::default(),
+                };
+                assert!(game.owner_wins_opponent_to_move(0, 0), "{color:?} {placed:?}");
+                checked[color.index() * 2 + placed.edge as usize] += 1;
+            }
+        }
+        assert!(checked.iter().all(|&count| count > 100), "{checked:?}");
+    }
+
+    #[test]
+    fn edge_patterns_join_edges_that_h_search_alone_does_not() {
+        // A position of a game against MoHex (tests/data/hex/mohex-vc-wins.txt, fi-a game 16,
+        // after 19 stones), where MoHex's connections join Black's edges: with the edge
+        // patterns H-search finds that full connection too, without them it does not.
+        let mut position = Hex::new(&HexConfig::with_size(11, 11).unwrap());
+        for name in "i2 i3 k2 j4 i4 j3 i5 g4 e5 b10 f6 d9 e9 f7 h7 h6 i6 f3 h4".split_whitespace() {
+            position.play(position.parse_move(name).unwrap()).unwrap();
+        }
+        let geometry = BoardGeometry::of(&position).unwrap();
+        let stones = geometry.stones_of(&position);
+        let empty = geometry.all() & !(stones[0] | stones[1]);
+        let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
+        assert_eq!(engine.edge_connections(Color::Black, stones[0], empty, false).full, None);
+        engine.use_edge_patterns();
+        let full = engine.edge_connections(Color::Black, stones[0], empty, false).full;
+        assert!(full.is_some_and(|carrier| carrier & !empty == 0), "{full:?}");
     }
 
     #[test]

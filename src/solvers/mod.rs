@@ -4,6 +4,7 @@
 pub mod connect4;
 pub mod gomoku_tactics;
 pub mod gomoku_vcf;
+pub mod hex_edge_patterns;
 pub mod hex_ice;
 pub mod hex_resistance;
 pub mod hex_solver;
