@@ -1,14 +1,15 @@
-//! Edge patterns: a stone on the third to fifth row joined to its edge, by itself (an edge
+//! Edge patterns: a stone on the second to fourth row joined to its edge, by itself (an edge
 //! template) or by a second-row ladder that runs to one of the player's stones further along
 //! the edge (its *escape*), with the empty cells each connection needs.
 //!
 //! H-search derives the small templates itself, but it rarely derives a ladder that starts from
 //! a stone whose template the opponent has cut: the connection is an OR over long chains of
-//! semis that its bounds drop. MoHex reads such connections from a precomputed pattern file;
-//! ponder generates its own at first use, by exact search ([`EdgeConnectionSearch`]) in a window
-//! between the stone, the escape and the edge, with every cell outside the window taken as the
-//! opponent's. Each pattern is therefore a proven full connection on any board where its
-//! carrier is empty and its stones are the player's: cells outside it may hold anything.
+//! semis that its bounds drop. MoHex reads such connections from a pattern file; ponder makes its
+//! own table (`ponder edge-patterns`, shipped as `weights/hex.edge-patterns`) by exact search
+//! ([`EdgeConnectionSearch`]) in a window between the stone, the escape and the edge, with every
+//! cell outside the window taken as the opponent's. Each pattern is therefore a proven full
+//! connection on any board where its carrier holds no opponent stone and its stones are the
+//! player's: cells outside it may hold anything.
 //!
 //! Patterns live in the *edge frame*: `y` counts rows away from the edge (0 is the row touching
 //! it), `x` runs along it, and the neighbours of `(x, y)` are those of the board's cells
@@ -45,19 +46,20 @@ use crate::solvers::hex_vc::BoardGeometry;
 /// The shipped table, made by `ponder edge-patterns --game hex` (see `weights/README.md`).
 static EMBEDDED_TABLE: &str = include_str!("../../weights/hex.edge-patterns");
 
-/// Rows (edge-frame `y`) of the stones the patterns start from: the third and fourth row.
+/// Rows (edge-frame `y`) of the stones the patterns start from: the second to fourth row.
 const STONE_ROWS: std::ops::RangeInclusive<i32> = 1..=3;
 
 /// How far along the edge an escape may lie from the stone (either way, after mirroring).
 const ESCAPE_REACH: i32 = 9;
 
-/// Rows of the escape stones: the first four (on the third and fourth, with their templates).
+/// Rows of the escape stones: the first two, and the third and fourth (with their templates)
+/// below the stone's own row.
 const ESCAPE_ROWS: std::ops::RangeInclusive<i32> = 0..=3;
 
 /// One proven connection from a stone to its edge, relative to the stone.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EdgePattern {
-    /// The stone's row in the edge frame (2 to 4).
+    /// The stone's row in the edge frame (0 touches the edge).
     pub stone_row: i32,
     /// The escape stone, `(dx, dy)` from the stone, if the connection needs one.
     pub escape: Option<(i32, i32)>,
