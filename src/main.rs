@@ -289,9 +289,9 @@ enum Tool {
         #[arg(long)]
         out: std::path::PathBuf,
     },
-    /// Writes the table of edge patterns (Hex): stones on the third and fourth row joined to
-    /// their edge, alone or by a second-row ladder to an escape stone, each proven by exact
-    /// search (format: src/solvers/hex_edge_patterns.rs). Deterministic.
+    /// Writes the table of edge patterns (Hex): stones on the second to fourth row joined to
+    /// their edge, alone or by a ladder along the first two rows to an escape stone, each
+    /// proven by exact search (format: src/solvers/hex_edge_patterns.rs). Deterministic.
     EdgePatterns {
         /// The game (hex).
         #[arg(long)]

@@ -60,3 +60,17 @@ fn move_choice_options_are_refused_where_no_moves_are_learned() {
     assert!(stderr.contains("weights/gomoku.patterns: "), "{stderr}");
     assert!(!stderr.contains("ponder-no-such-data"), "{stderr}");
 }
+
+#[test]
+fn edge_patterns_are_made_for_hex_only() {
+    let out = std::env::temp_dir().join(format!("ponder-edge-patterns-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_ponder"))
+        .args(["edge-patterns", "--game", "reversi", "--out"])
+        .arg(&out)
+        .output()
+        .expect("ponder runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).expect("utf-8 output");
+    assert!(stderr.contains("edge-patterns: only hex has edge patterns, not 'reversi'"), "{stderr}");
+    assert!(!out.exists(), "nothing is written");
+}

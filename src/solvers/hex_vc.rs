@@ -333,9 +333,9 @@ impl VcEngine {
     }
 
     /// Makes every later search start from the proven edge patterns
-    /// ([`super::hex_edge_patterns`]) as well as adjacency: a stone on the third or fourth row
-    /// joined to its edge, alone or by a ladder to an escape stone, whenever the pattern's
-    /// carrier is empty.
+    /// ([`super::hex_edge_patterns`]) as well as adjacency: a stone or empty cell on the second
+    /// to fourth row joined to its edge, alone or by a ladder to an escape stone, wherever the
+    /// pattern's carrier holds none of the opponent's stones.
     pub fn use_edge_patterns(&mut self) {
         if self.edge_patterns.is_none() {
             let geometry = &self.geometry;
