@@ -111,17 +111,22 @@ impl Window {
         1 << self.index[&cell]
     }
 
+    /// Every cell next to a cell of `set`.
+    fn neighbours_of(&self, set: u64) -> u64 {
+        let mut out = 0;
+        let mut rest = set;
+        while rest != 0 {
+            out |= self.adjacent[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        out
+    }
+
     fn flood(&self, seed: u64, through: u64) -> u64 {
         let mut group = seed & through;
         let mut frontier = group;
         while frontier != 0 {
-            let mut grown = 0;
-            let mut rest = frontier;
-            while rest != 0 {
-                grown |= self.adjacent[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-            }
-            grown &= through & !group;
+            let grown = self.neighbours_of(frontier) & through & !group;
             group |= grown;
             frontier = grown;
         }
@@ -215,13 +220,7 @@ impl<'a> EdgeConnectionSearch<'a> {
     /// Move ordering for both sides: cells next to the source's group first, then those
     /// nearest the edge.
     fn most_urgent(&self, candidates: u64, own: u64) -> usize {
-        let group = self.window.flood(self.source, own);
-        let mut liberties = 0;
-        let mut rest = group;
-        while rest != 0 {
-            liberties |= self.window.adjacent[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
+        let liberties = self.window.neighbours_of(self.window.flood(self.source, own));
         let near = candidates & liberties;
         let pool = if near != 0 { near } else { candidates };
         let mut best = pool.trailing_zeros() as usize;
@@ -307,21 +306,25 @@ fn patterns_for(stone_row: i32, escape: Option<(i32, i32)>) -> Vec<EdgePattern> 
         .collect()
 }
 
+/// The escapes, `(dx, dy)` from a stone on `stone_row`, that the generation tries: on one side
+/// of the mirror axis (2 dx + dy = 0; the mirror gives the other), not next to the stone (such
+/// a stone is part of its group).
+fn escapes(stone_row: i32) -> impl Iterator<Item = (i32, i32)> {
+    ESCAPE_ROWS.filter(move |&row| row <= 1 || row < stone_row).flat_map(move |escape_row| {
+        let dy = escape_row - stone_row;
+        ((-dy + 1) / 2..=ESCAPE_REACH)
+            .map(move |dx| (dx, dy))
+            .filter(|&(dx, dy)| !(dy.abs() <= 1 && (dx + dy).abs() <= 1 && dx.abs() <= 1))
+    })
+}
+
 /// Every pattern, both mirror images, without duplicates, in a fixed order.
 pub fn generate_patterns() -> Vec<EdgePattern> {
     let mut patterns = Vec::new();
     for stone_row in STONE_ROWS {
         patterns.extend(patterns_for(stone_row, None));
-        for escape_row in ESCAPE_ROWS.filter(|&row| row <= 1 || row < stone_row) {
-            let dy = escape_row - stone_row;
-            // One side of the mirror axis (2 dx + dy = 0); the mirror gives the other.
-            for dx in (-dy + 1) / 2..=ESCAPE_REACH {
-                // An escape next to the stone is part of its group.
-                if dy.abs() <= 1 && (dx + dy).abs() <= 1 && dx.abs() <= 1 {
-                    continue;
-                }
-                patterns.extend(patterns_for(stone_row, Some((dx, dy))));
-            }
+        for escape in escapes(stone_row) {
+            patterns.extend(patterns_for(stone_row, Some(escape)));
         }
     }
     let mut seen = FxHashSet::default();
@@ -612,15 +615,12 @@ mod tests {
             let t = std::time::Instant::now();
             let templates = patterns_for(stone_row, None);
             eprintln!("row {stone_row}: {} templates in {:?}", templates.len(), t.elapsed());
-            for escape_row in ESCAPE_ROWS.filter(|&row| row <= 1 || row < stone_row) {
-                let dy = escape_row - stone_row;
-                for dx in (-dy + 1) / 2..=ESCAPE_REACH {
-                    let t = std::time::Instant::now();
-                    let found = patterns_for(stone_row, Some((dx, dy)));
-                    let sizes: Vec<usize> = found.iter().map(|p| p.carrier.len()).collect();
-                    let window = window_cells(stone_row, Some((dx, dy))).len();
-                    eprintln!("row {stone_row} escape ({dx},{dy}) window {window}: {sizes:?} in {:?}", t.elapsed());
-                }
+            for (dx, dy) in escapes(stone_row) {
+                let t = std::time::Instant::now();
+                let found = patterns_for(stone_row, Some((dx, dy)));
+                let sizes: Vec<usize> = found.iter().map(|p| p.carrier.len()).collect();
+                let window = window_cells(stone_row, Some((dx, dy))).len();
+                eprintln!("row {stone_row} escape ({dx},{dy}) window {window}: {sizes:?} in {:?}", t.elapsed());
             }
         }
         eprintln!("total {:?}", start.elapsed());

@@ -521,8 +521,8 @@ impl VcEngine {
         //    (an empty cell as if the player held it, like every cell node).
         if let Some(edge_patterns) = self.edge_patterns.take() {
             for stone in iterate(own | empty) {
+                let node = self.node_of_cell[stone];
                 for placed in &edge_patterns[color.index()][stone] {
-                    let node = self.node_of_cell[stone];
                     let edge = if placed.edge == 0 { FIRST_EDGE } else { SECOND_EDGE };
                     // The player's own stones in the carrier only help.
                     if node != edge
