@@ -497,7 +497,8 @@ mod tests {
     /// How many of the positions where MoHex's virtual connections join a player's edges
     /// (`tests/data/hex/mohex-vc-wins.txt`) the node knowledge decides at the default budget,
     /// in all and at the first such position of each game and player (where MoHex saw it
-    /// first). A measurement, not a check. Run with `cargo test --release --lib
+    /// first), and the first positions it misses. A measurement, not a check. Run with
+    /// `cargo test --release --lib
     /// solvers::hex_tree_knowledge::tests::mohex_connected_positions -- --ignored --nocapture`.
     #[test]
     #[ignore]
@@ -524,6 +525,10 @@ mod tests {
             if seen.insert((game.to_string(), holder)) {
                 firsts += 1;
                 first_decided += usize::from(found);
+                if !found {
+                    // The lines to compare with MoHex's own connections (`vc-build`).
+                    println!("missed first: {line}");
+                }
             }
         }
         let millis = started.elapsed().as_secs_f64() * 1e3 / total as f64;
