@@ -22,15 +22,28 @@
 //! full connection between the cell's node and the edge whose carrier is the pattern's empty
 //! cells.
 //!
-//! # File format (`weights/hex.edge-patterns`, text, version 1)
+//! A few patterns end at a *target* instead: an empty cell further along the second row, taken
+//! as the player's, which the ladder reaches unless it reaches the edge first. With the player's
+//! stone on the second row and one of its two edge cells already the opponent's, the other edge
+//! cell and the cell between it and the target two cells on make such a pattern: an intrusion
+//! at one is answered at the other. MoHex's pattern file has these ladders (to any length) and
+//! its H-search reads them as plain connections of the two cells; they are not, because the
+//! opponent may let the ladder reach the edge and cut elsewhere. H-search here keeps them as
+//! *tainted* connections, which claim "joined, or the start's side reaches this edge", and
+//! trusts a chain of them only where that edge is the chain's other end. Only the two-cell
+//! ladders are made: the longer ones decide more positions with no work limit, but cost more
+//! than the tree's knowledge budget allows (see `weights/README.md`).
+//!
+//! # File format (`weights/hex.edge-patterns`, text, version 2)
 //!
 //! A first comment line (lines starting with `#` are comments), then one pattern a line:
 //!
 //! ```text
-//! <stone row: 0 touches the edge> <escape dx,dy or -> <carrier cells dx,dy ...>
+//! <stone row: 0 touches the edge> <escape dx,dy, @target dx,dy, or -> <carrier cells dx,dy ...>
 //! ```
 //!
-//! for example `1 - 0,-1 1,-1` (a second-row stone and the two cells joining it to the edge).
+//! for example `1 - 0,-1 1,-1` (a second-row stone and the two cells joining it to the edge) or
+//! `1 @2,0 0,-1 1,0` (the same stone joined to the second-row cell two along, or to the edge).
 //! Offsets are from the stone; `dy < 0` is towards the edge. Both mirror images are listed.
 //! `ponder edge-patterns --game hex --out FILE` writes the table; the same command writes the
 //! same bytes (the search is deterministic), which CI checks.
@@ -63,6 +76,10 @@ pub struct EdgePattern {
     pub stone_row: i32,
     /// The escape stone, `(dx, dy)` from the stone, if the connection needs one.
     pub escape: Option<(i32, i32)>,
+    /// The ladder's target, `(dx, dy)` from the stone: an empty second-row cell, taken as the
+    /// player's, that the ladder reaches when it does not reach the edge first (see the module
+    /// docs). A pattern has an escape or a target, not both.
+    pub target: Option<(i32, i32)>,
     /// The empty cells the connection needs, `(dx, dy)` from the stone, sorted.
     pub carrier: Vec<(i32, i32)>,
 }
@@ -73,7 +90,12 @@ impl EdgePattern {
         let mirror = |(dx, dy): (i32, i32)| (-dx - dy, dy);
         let mut carrier: Vec<(i32, i32)> = self.carrier.iter().map(|&cell| mirror(cell)).collect();
         carrier.sort_unstable();
-        EdgePattern { stone_row: self.stone_row, escape: self.escape.map(mirror), carrier }
+        EdgePattern {
+            stone_row: self.stone_row,
+            escape: self.escape.map(mirror),
+            target: self.target.map(mirror),
+            carrier,
+        }
     }
 }
 
@@ -158,25 +180,33 @@ enum Verdict {
 struct EdgeConnectionSearch<'a> {
     window: &'a Window,
     source: u64,
+    /// Cells of the player's that count as the edge (a ladder's target), or 0.
+    target: u64,
     /// Per (player's stones, opponent's stones, player to move): the verdict.
     memo: FxHashMap<(u64, u64, bool), Verdict>,
 }
 
 impl<'a> EdgeConnectionSearch<'a> {
     fn new(window: &'a Window, source: u64) -> EdgeConnectionSearch<'a> {
-        EdgeConnectionSearch { window, source, memo: FxHashMap::default() }
+        EdgeConnectionSearch::with_target(window, source, 0)
+    }
+
+    /// A search in which joining the source to a stone of `target` also wins.
+    fn with_target(window: &'a Window, source: u64, target: u64) -> EdgeConnectionSearch<'a> {
+        EdgeConnectionSearch { window, source, target, memo: FxHashMap::default() }
     }
 
     /// The verdict with the player's stones `own`, the opponent's `theirs`, and the player or
     /// the opponent to move.
     fn solve(&mut self, own: u64, theirs: u64, player_to_move: bool) -> Verdict {
-        if self.window.flood(self.source, own) & self.window.edge_row != 0 {
+        let goal = self.window.edge_row | self.target;
+        if self.window.flood(self.source, own) & goal != 0 {
             return Verdict::Joins(0);
         }
         // The cells joined to the source through cells the opponent does not hold: if they miss
         // the edge, the opponent's wall is already there.
         let region = self.window.flood(self.source, self.window.all & !theirs);
-        if region & self.window.edge_row == 0 {
+        if region & goal == 0 {
             return Verdict::Cut(0);
         }
         if let Some(&known) = self.memo.get(&(own, theirs, player_to_move)) {
@@ -265,10 +295,29 @@ fn window_cells(stone_row: i32, escape: Option<(i32, i32)>) -> Vec<(i32, i32)> {
 /// opponent to move, made minimal, and further ones that avoid one cell of it, each made
 /// minimal too. Connections that hold without the escape are left to the escape-free patterns.
 fn patterns_for(stone_row: i32, escape: Option<(i32, i32)>) -> Vec<EdgePattern> {
-    let window = Window::new(window_cells(stone_row, escape), -stone_row);
+    ladder_patterns(stone_row, escape, None)
+}
+
+/// Connections found for one stone row and a ladder's target cell (see the module docs),
+/// made as [`patterns_for`] makes them: those that hold without the target are left out, and
+/// so are those that never reach the edge, plain connections of the two cells that H-search
+/// derives itself.
+fn target_patterns(stone_row: i32, target: (i32, i32)) -> Vec<EdgePattern> {
+    ladder_patterns(stone_row, None, Some(target))
+        .into_iter()
+        .filter(|pattern| pattern.carrier.iter().any(|&(_, dy)| stone_row + dy == 0))
+        .collect()
+}
+
+fn ladder_patterns(stone_row: i32, escape: Option<(i32, i32)>, target: Option<(i32, i32)>) -> Vec<EdgePattern> {
+    let window = Window::new(window_cells(stone_row, escape.or(target)), -stone_row);
     let stone = window.bit((0, 0));
-    let own = stone | escape.map_or(0, |cell| window.bit(cell));
-    let solve =
+    let target_bit = target.map_or(0, |cell| window.bit(cell));
+    let own = stone | escape.map_or(0, |cell| window.bit(cell)) | target_bit;
+    let solve = |own: u64, blocked: u64| {
+        EdgeConnectionSearch::with_target(&window, stone, target_bit).joins_against_intrusions(own, blocked)
+    };
+    let solve_plain =
         |own: u64, blocked: u64| EdgeConnectionSearch::new(&window, stone).joins_against_intrusions(own, blocked);
     // Drops one cell at a time (everything outside the carrier taken as the opponent's), keeping
     // the smaller carrier of the strategy found whenever the connection still holds.
@@ -301,8 +350,12 @@ fn patterns_for(stone_row: i32, escape: Option<(i32, i32)>) -> Vec<EdgePattern> 
     }
     carriers
         .into_iter()
-        .filter(|&carrier| carrier != 0 && (escape.is_none() || solve(stone, window.all & !stone & !carrier).is_none()))
-        .map(|carrier| EdgePattern { stone_row, escape, carrier: window.set_of(carrier) })
+        .filter(|&carrier| {
+            carrier != 0
+                && (escape.is_none() && target.is_none()
+                    || solve_plain(stone, window.all & !stone & !carrier).is_none())
+        })
+        .map(|carrier| EdgePattern { stone_row, escape, target, carrier: window.set_of(carrier) })
         .collect()
 }
 
@@ -318,6 +371,14 @@ fn escapes(stone_row: i32) -> impl Iterator<Item = (i32, i32)> {
     })
 }
 
+/// The ladder targets, `(dx, dy)` from a stone on `stone_row`, that the generation tries: the
+/// second-row cell two along from a second-row stone (the mirror image gives the other side).
+/// Longer ladders to targets, and targets of stones further out, were measured and left out:
+/// see the module docs.
+fn targets(stone_row: i32) -> impl Iterator<Item = (i32, i32)> {
+    (stone_row == 1).then_some((2, 0)).into_iter()
+}
+
 /// Every pattern, both mirror images, without duplicates, in a fixed order.
 pub fn generate_patterns() -> Vec<EdgePattern> {
     let mut patterns = Vec::new();
@@ -325,6 +386,9 @@ pub fn generate_patterns() -> Vec<EdgePattern> {
         patterns.extend(patterns_for(stone_row, None));
         for escape in escapes(stone_row) {
             patterns.extend(patterns_for(stone_row, Some(escape)));
+        }
+        for target in targets(stone_row) {
+            patterns.extend(target_patterns(stone_row, target));
         }
     }
     let mut seen = FxHashSet::default();
@@ -345,7 +409,11 @@ pub fn format_table(patterns: &[EdgePattern]) -> String {
     let mut text = String::from(TABLE_HEADER);
     text.push('\n');
     for pattern in patterns {
-        let escape = pattern.escape.map_or_else(|| "-".to_string(), cell);
+        let escape = match (pattern.escape, pattern.target) {
+            (Some(escape), _) => cell(escape),
+            (None, Some(target)) => format!("@{}", cell(target)),
+            (None, None) => "-".to_string(),
+        };
         let carrier: Vec<String> = pattern.carrier.iter().map(|&c| cell(c)).collect();
         text.push_str(&format!("{} {} {}\n", pattern.stone_row, escape, carrier.join(" ")));
     }
@@ -353,8 +421,7 @@ pub fn format_table(patterns: &[EdgePattern]) -> String {
 }
 
 /// The first line of the table.
-const TABLE_HEADER: &str =
-    "# ponder hex edge patterns v1: stone_row escape|- carrier cells (dx,dy from the stone; dy < 0 towards the edge)";
+const TABLE_HEADER: &str = "# ponder hex edge patterns v2: stone_row escape|@target|- carrier cells (dx,dy from the stone; dy < 0 towards the edge)";
 
 /// Reads the table's text.
 ///
@@ -377,18 +444,25 @@ pub fn parse_table(text: &str) -> Result<Vec<EdgePattern>, String> {
         if !(1..=8).contains(&stone_row) {
             return Err(bad("stone row out of 1..=8"));
         }
-        let escape = match words.next() {
-            Some("-") => None,
-            Some(word) => Some(cell(word).ok_or_else(|| bad("bad escape cell"))?),
+        let (escape, target) = match words.next() {
+            Some("-") => (None, None),
+            Some(word) if word.starts_with('@') => {
+                (None, Some(cell(&word[1..]).ok_or_else(|| bad("bad target cell"))?))
+            }
+            Some(word) => (Some(cell(word).ok_or_else(|| bad("bad escape cell"))?), None),
             None => return Err(bad("no escape")),
         };
         let carrier = words.map(|w| cell(w).ok_or_else(|| bad("bad carrier cell"))).collect::<Result<Vec<_>, _>>()?;
         let within =
             |&(dx, dy): &(i32, i32)| (dx, dy) != (0, 0) && (0..8).contains(&(stone_row + dy)) && dx.abs() <= 16;
-        if carrier.is_empty() || !carrier.iter().all(within) || escape.is_some_and(|e| !within(&e)) {
+        if carrier.is_empty()
+            || !carrier.iter().all(within)
+            || escape.is_some_and(|e| !within(&e))
+            || target.is_some_and(|t| !within(&t))
+        {
             return Err(bad("cells must lie on the first eight rows, within 16 cells of the stone along the edge"));
         }
-        patterns.push(EdgePattern { stone_row, escape, carrier });
+        patterns.push(EdgePattern { stone_row, escape, target, carrier });
     }
     Ok(patterns)
 }
@@ -405,6 +479,7 @@ fn embedded() -> &'static [EdgePattern] {
 pub struct PlacedPattern {
     pub stone: usize,
     pub escape: Option<usize>,
+    pub target: Option<usize>,
     pub edge: u8,
     pub carrier: u128,
 }
@@ -440,17 +515,17 @@ fn placements_of(patterns: &[EdgePattern], geometry: &BoardGeometry, color: Colo
                     continue;
                 }
                 let Some(stone) = cell_at(x, y) else { continue };
-                let escape = match pattern.escape {
-                    Some((dx, dy)) => match cell_at(x + dx, y + dy) {
-                        Some(cell) => Some(cell),
-                        None => continue,
-                    },
-                    None => None,
+                let placed_cell = |offset: Option<(i32, i32)>| match offset {
+                    Some((dx, dy)) => cell_at(x + dx, y + dy).map(Some),
+                    None => Some(None),
+                };
+                let (Some(escape), Some(target)) = (placed_cell(pattern.escape), placed_cell(pattern.target)) else {
+                    continue;
                 };
                 let carrier =
                     pattern.carrier.iter().try_fold(0u128, |set, &(dx, dy)| Some(set | 1 << cell_at(x + dx, y + dy)?));
                 if let Some(carrier) = carrier {
-                    by_stone[stone].push(PlacedPattern { stone, escape, edge, carrier });
+                    by_stone[stone].push(PlacedPattern { stone, escape, target, edge, carrier });
                 }
             }
         }
@@ -470,9 +545,15 @@ pub fn run_edge_patterns(out: &std::path::Path) -> Result<Vec<String>, String> {
     let mut lines = Vec::new();
     for stone_row in STONE_ROWS {
         let of_row = patterns.iter().filter(|p| p.stone_row == stone_row);
-        let (templates, ladders) =
-            of_row.fold((0, 0), |(t, l), p| if p.escape.is_some() { (t, l + 1) } else { (t + 1, l) });
-        lines.push(format!("row {}: {templates} templates, {ladders} with an escape", stone_row + 1));
+        let (templates, ladders, targets) = of_row.fold((0, 0, 0), |(t, l, g), p| match (p.escape, p.target) {
+            (Some(_), _) => (t, l + 1, g),
+            (None, Some(_)) => (t, l, g + 1),
+            (None, None) => (t + 1, l, g),
+        });
+        lines.push(format!(
+            "row {}: {templates} templates, {ladders} with an escape, {targets} with a target",
+            stone_row + 1
+        ));
     }
     lines.push(format!("{} patterns in {:.1} s -> {}", patterns.len(), started.elapsed().as_secs_f64(), out.display()));
     Ok(lines)
@@ -487,7 +568,12 @@ mod tests {
     /// Whether the player joins the stone to the edge by plain minimax (no carriers, no
     /// narrowing): the reference for the search.
     fn minimax_joins(window: &Window, source: u64, own: u64, theirs: u64, player_to_move: bool) -> bool {
-        if window.flood(source, own) & window.edge_row != 0 {
+        minimax_reaches(window, source, 0, own, theirs, player_to_move)
+    }
+
+    /// The same, the player's stones of `target` counting as the edge.
+    fn minimax_reaches(window: &Window, source: u64, target: u64, own: u64, theirs: u64, player_to_move: bool) -> bool {
+        if window.flood(source, own) & (window.edge_row | target) != 0 {
             return true;
         }
         let empty = window.all & !own & !theirs;
@@ -496,9 +582,9 @@ mod tests {
         }
         let mut moves = (0..window.cells.len()).filter(|&cell| empty >> cell & 1 != 0);
         if player_to_move {
-            moves.any(|cell| minimax_joins(window, source, own | 1 << cell, theirs, false))
+            moves.any(|cell| minimax_reaches(window, source, target, own | 1 << cell, theirs, false))
         } else {
-            moves.all(|cell| minimax_joins(window, source, own, theirs | 1 << cell, true))
+            moves.all(|cell| minimax_reaches(window, source, target, own, theirs | 1 << cell, true))
         }
     }
 
@@ -587,6 +673,31 @@ mod tests {
     }
 
     #[test]
+    fn ladders_to_a_target_hold_by_minimax_and_need_the_edge_and_the_target() {
+        // The second-row stone whose edge cell on one side is the opponent's: the other edge
+        // cell and the cell towards the target two along answer each other.
+        let patterns = target_patterns(1, (2, 0));
+        let mut carriers: Vec<&[(i32, i32)]> = patterns.iter().map(|p| p.carrier.as_slice()).collect();
+        carriers.sort_unstable();
+        assert_eq!(carriers, [&[(0, -1), (1, 0)][..], &[(1, -1), (1, 0)][..]], "{patterns:?}");
+        let window = Window::new(window_cells(1, Some((2, 0))), -1);
+        let (stone, target) = (window.bit((0, 0)), window.bit((2, 0)));
+        for pattern in &patterns {
+            let carrier = pattern.carrier.iter().fold(0, |set, &cell| set | window.bit(cell));
+            let theirs = window.all & !stone & !target & !carrier;
+            // With the opponent to move, every cell outside the carrier the opponent's: the
+            // stone reaches the target (the player's) or the edge.
+            assert!(minimax_reaches(&window, stone, target, stone | target, theirs, false), "{pattern:?}");
+            // Not without the target, nor without the edge (the target alone does not join it).
+            assert!(!minimax_reaches(&window, stone, 0, stone, theirs, false), "{pattern:?}");
+            let no_edge = Window { edge_row: 0, ..Window::new(window.cells.clone(), -1) };
+            assert!(!minimax_reaches(&no_edge, stone, target, stone | target, theirs, false), "{pattern:?}");
+        }
+        // Stones further out have no target patterns.
+        assert_eq!(targets(2).count() + targets(3).count(), 0);
+    }
+
+    #[test]
     fn the_table_format_round_trips_and_refuses_bad_lines() {
         let patterns = parse_table(EMBEDDED_TABLE).unwrap();
         assert!(patterns.len() > 200, "{} patterns", patterns.len());
@@ -595,6 +706,13 @@ mod tests {
         assert_eq!(parse_table("x - 0,-1").unwrap_err(), "line 1: no stone row: x - 0,-1");
         assert_eq!(parse_table("# c\n2").unwrap_err(), "line 2: no escape: 2");
         assert_eq!(parse_table("2 1;0 0,-1").unwrap_err(), "line 1: bad escape cell: 2 1;0 0,-1");
+        let ladder = &parse_table("1 @2,0 0,-1 1,0").unwrap()[0];
+        assert_eq!((ladder.escape, ladder.target), (None, Some((2, 0))));
+        assert_eq!(parse_table("1 @2 0,-1").unwrap_err(), "line 1: bad target cell: 1 @2 0,-1");
+        assert!(
+            patterns.iter().any(|p| p.target.is_some())
+                && format_table(std::slice::from_ref(ladder)).ends_with("1 @2,0 0,-1 1,0\n")
+        );
         assert_eq!(
             parse_table("2 - 0,-3").unwrap_err(),
             "line 1: cells must lie on the first eight rows, within 16 cells of the stone along the edge: 2 - 0,-3"

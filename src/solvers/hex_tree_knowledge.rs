@@ -452,24 +452,24 @@ mod tests {
         assert_eq!(knowledge.losing_moves.len(), 121 - 23, "every White move loses");
     }
 
-    /// An 11x11 position of a game between ponder and MoHex 2.0 (`fi-b/game-0009` of
-    /// `tests/data/hex/mohex-vc-wins.txt`, 36 stones, Black to move, where MoHex's virtual
-    /// connections win for Black): H-search finds nothing at the root, but with knowledge at
-    /// the tree's nodes the search proves that h1 wins (the replies' must-play regions and the
-    /// wins below them); without it, or with a knowledge budget too small for any H-search,
-    /// the search proves nothing in the same playouts. The knowledge's budget is its own:
-    /// Gomoku's threat budget does not bound it. (The self-play position this test used
-    /// before, b10 winning after 8 stones, is now proven at its root.)
+    /// An 11x11 position of a game between ponder and MoHex 2.0 (`fi-a/game-0005` of
+    /// `tests/data/hex/mohex-vc-wins.txt`, 33 stones, White to move, where MoHex's virtual
+    /// connections join Black's edges): H-search at the root leaves White moves that it cannot
+    /// refute, but with knowledge at the tree's nodes the search proves that every White move
+    /// loses (the replies' must-play regions and the wins below them); without it, or with a
+    /// knowledge budget too small for any H-search, the search proves nothing in the same
+    /// playouts. The knowledge's budget is its own: Gomoku's threat budget does not bound it.
+    /// (The positions this test used before, a self-play one and `fi-b/game-0009`, are now
+    /// proven at their roots.)
     #[test]
-    fn knowledge_in_the_tree_proves_a_win_the_root_alone_does_not() {
+    fn knowledge_in_the_tree_proves_a_loss_the_root_alone_does_not() {
         use crate::search::{Limits, NodeSearch, RootProof, Search, SearchParams};
         use std::sync::atomic::AtomicBool;
         let position = eleven_by_eleven_after(
-            "e10 e9 b10 d8 c8 d6 g6 g5 i4 i3 h4 h3 g4 g3 e4 f4 e5 e6 f5 f6 h7 h8 i7 h5 i5 g11 i8 g8 h9 h6 i6 f10 i10 e3 \
-             f3 g1",
+            "c8 c9 e8 e7 f7 g5 d10 e9 d6 f5 e4 c7 h5 h6 g6 h4 b8 d5 c6 b9 d8 d9 g8 f10 h9 g11 i10 e5 c5 i9 h10 h8 g9",
         );
-        assert_eq!(position.to_move(), Color::Black);
-        assert_eq!(node_knowledge(&position, u64::MAX).winning_move, None);
+        assert_eq!(position.to_move(), Color::White);
+        assert!(node_knowledge(&position, u64::MAX).losing_moves.len() < 121 - 33);
         let search_with = |params: SearchParams| {
             let mut search = Search::new(SearchParams { max_memory_mb: 64, ..params });
             search.set_threat_hook(Some(NodeSearch::knowledge(node_knowledge)));
@@ -478,8 +478,7 @@ mod tests {
         };
         let with_knowledge =
             search_with(SearchParams { knowledge_visits: 16, threat_nodes: 0, ..SearchParams::default() });
-        assert_eq!(with_knowledge.root_proof, RootProof::Win);
-        assert_eq!(with_knowledge.best_move.map(|mv| position.format_move(mv)), Some("h1".to_string()));
+        assert_eq!(with_knowledge.root_proof, RootProof::Loss);
         let cell_analysis_only = SearchParams {
             knowledge_visits: 16,
             knowledge_nodes: FILL_IN_COST + VULNERABLE_COST,

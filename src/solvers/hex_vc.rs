@@ -252,6 +252,66 @@ struct Node {
     cell_bit: u128,
 }
 
+/// What a connection claims besides joining its two ends. [`CLEAN`]: nothing, it joins them.
+/// Otherwise it comes from a ladder to a target cell (an edge pattern with a target), which
+/// joins its start to the target *or to the ladder's edge*: the connection joins its ends, or
+/// its *side* end (the one on the ladder start's side) reaches that edge. Such a claim is
+/// exactly a connection once the other end is that edge, and worthless when the side end is;
+/// between the two edges every connection is therefore clean. Encoded as
+/// `TAINTED | edge << 8 | side`, edge and side being node numbers.
+type Taint = u16;
+const CLEAN: Taint = 0;
+const TAINTED: Taint = 0x8000;
+
+fn tainted(edge: u8, side: u8) -> Taint {
+    TAINTED | (edge as Taint) << 8 | side as Taint
+}
+
+fn taint_edge(taint: Taint) -> u8 {
+    (taint >> 8 & 0x7f) as u8
+}
+
+fn taint_side(taint: Taint) -> u8 {
+    (taint & 0xff) as u8
+}
+
+/// The taint of a connection between `a` and `b`, simplified: `None` when it claims nothing
+/// (the side end is the ladder's edge itself), clean when the other end is that edge.
+fn normalized(a: u8, b: u8, taint: Taint) -> Option<Taint> {
+    if taint == CLEAN {
+        return Some(CLEAN);
+    }
+    let (edge, side) = (taint_edge(taint), taint_side(taint));
+    let other = if side == a { b } else { a };
+    if side == edge {
+        None
+    } else if other == edge {
+        Some(CLEAN)
+    } else {
+        Some(taint)
+    }
+}
+
+/// The taint of the AND of connection(end, middle) tainted `first` and connection(middle,
+/// other) tainted `second`, as a claim about (end, other); `None` when both are tainted (two
+/// ladders in one chain are not followed).
+fn and_taint(end: u8, other: u8, first: Taint, second: Taint) -> Option<Taint> {
+    match (first, second) {
+        (CLEAN, CLEAN) => Some(CLEAN),
+        // "end–middle, or the side reaches the edge" then "middle–other": when the side is
+        // the middle, the other end reaches the edge through it.
+        (first, CLEAN) => Some(tainted(taint_edge(first), if taint_side(first) == end { end } else { other })),
+        (CLEAN, second) => Some(tainted(taint_edge(second), if taint_side(second) == other { other } else { end })),
+        _ => None,
+    }
+}
+
+/// Whether a known connection tainted `known` makes one tainted `new` with a superset of its
+/// carrier useless.
+fn covers(known: Taint, new: Taint) -> bool {
+    known == CLEAN || known == new
+}
+
 /// The connections of one pair of nodes.
 #[derive(Clone, Copy)]
 struct PairConnections {
@@ -259,7 +319,9 @@ struct PairConnections {
     full_count: u8,
     semi_count: u8,
     fulls: [u128; FULL_CAPACITY],
+    full_taints: [Taint; FULL_CAPACITY],
     semis: [u128; SEMI_CAPACITY],
+    semi_taints: [Taint; SEMI_CAPACITY],
     keys: [u8; SEMI_CAPACITY],
 }
 
@@ -283,14 +345,16 @@ pub struct VcEngine {
     /// Per node: the nodes it has at least one full connection with, and the pair's slot.
     full_partners: Vec<Vec<(u8, u32)>>,
     /// New full connections whose AND combinations are still to be made.
-    queue: Vec<(u8, u8, u128)>,
+    queue: Vec<(u8, u8, u128, Taint)>,
     /// Stop as soon as the edges are fully connected.
     stop_at_edge_full: bool,
     /// Stop as soon as the edges are semi-connected.
     stop_at_edge_semi: bool,
     /// Set when a stop condition is met.
     stop_found: bool,
-    or_scratch: Vec<u128>,
+    or_scratch: Vec<(u128, Taint)>,
+    or_unions: Vec<u128>,
+    or_candidates: Vec<u128>,
     /// Work done since the engine was made (AND-rule partners tried, semis compared): a
     /// count that tracks the time spent without reading a clock.
     work: u64,
@@ -325,6 +389,8 @@ impl VcEngine {
             stop_at_edge_semi: false,
             stop_found: false,
             or_scratch: Vec::new(),
+            or_unions: Vec::new(),
+            or_candidates: Vec::new(),
             work: 0,
             work_limit: u64::MAX,
             greedy_unions: 0,
@@ -334,8 +400,9 @@ impl VcEngine {
 
     /// Makes every later search start from the proven edge patterns
     /// ([`super::hex_edge_patterns`]) as well as adjacency: a stone or empty cell on the second
-    /// to fourth row joined to its edge, alone or by a ladder to an escape stone, wherever the
-    /// pattern's carrier holds none of the opponent's stones.
+    /// to fourth row joined to its edge, alone or by a ladder to an escape stone, or a
+    /// second-row cell joined to an empty target along its row unless it reaches the edge first,
+    /// wherever the pattern's carrier holds none of the opponent's stones.
     pub fn use_edge_patterns(&mut self) {
         if self.edge_patterns.is_none() {
             let geometry = &self.geometry;
@@ -389,11 +456,16 @@ impl VcEngine {
         let mut out = Vec::new();
         for pair in &self.pairs {
             let ends = (end(pair.ends.0), end(pair.ends.1));
-            for &carrier in &pair.fulls[..pair.full_count as usize] {
-                out.push(Connection { ends, kind: VcKind::Full, carrier });
+            for i in 0..pair.full_count as usize {
+                if pair.full_taints[i] == CLEAN {
+                    out.push(Connection { ends, kind: VcKind::Full, carrier: pair.fulls[i] });
+                }
             }
             for i in 0..pair.semi_count as usize {
-                out.push(Connection { ends, kind: VcKind::Semi(pair.keys[i] as usize), carrier: pair.semis[i] });
+                if pair.semi_taints[i] == CLEAN {
+                    let kind = VcKind::Semi(pair.keys[i] as usize);
+                    out.push(Connection { ends, kind, carrier: pair.semis[i] });
+                }
             }
         }
         out
@@ -414,11 +486,14 @@ impl VcEngine {
             if pair.full_count == 0 || !is_stone_end(pair.ends.0) || !is_stone_end(pair.ends.1) {
                 continue;
             }
-            let breaking = pair.fulls[..pair.full_count as usize].iter().fold(probes, |set, &carrier| set & carrier);
+            let breaking = (0..pair.full_count as usize)
+                .filter(|&i| pair.full_taints[i] == CLEAN)
+                .fold(probes, |set, i| set & pair.fulls[i]);
             if breaking == 0 {
                 continue;
             }
-            for (&carrier, &key) in pair.semis[..pair.semi_count as usize].iter().zip(&pair.keys) {
+            let semis = pair.semis.iter().zip(&pair.keys).zip(&pair.semi_taints).take(pair.semi_count as usize);
+            for ((&carrier, &key), _) in semis.filter(|&(_, &taint)| taint == CLEAN) {
                 for probe in iterate(breaking & !carrier) {
                     answers[probe] |= 1 << key;
                 }
@@ -456,7 +531,9 @@ impl VcEngine {
                 full_count: 0,
                 semi_count: 0,
                 fulls: [0; FULL_CAPACITY],
+                full_taints: [CLEAN; FULL_CAPACITY],
                 semis: [0; SEMI_CAPACITY],
+                semi_taints: [CLEAN; SEMI_CAPACITY],
                 keys: [0; SEMI_CAPACITY],
             });
         }
@@ -513,23 +590,31 @@ impl VcEngine {
                 let other = self.node_of_cell[cell];
                 // Each pair of empty cells once; a stone node with each of its liberties.
                 if cell_bit == 0 || (other as usize) > node {
-                    self.add_full(node as u8, other, 0);
+                    self.add_full(node as u8, other, 0, CLEAN);
                 }
             }
         }
         // 4. Stones and empty cells joined to an edge by a proven pattern whose cells are free
-        //    (an empty cell as if the player held it, like every cell node).
+        //    (an empty cell as if the player held it, like every cell node), and to the empty
+        //    target of a short ladder (a connection tainted by the ladder's edge, see [`Taint`]).
         if let Some(edge_patterns) = self.edge_patterns.take() {
             for stone in iterate(own | empty) {
                 let node = self.node_of_cell[stone];
                 for placed in &edge_patterns[color.index()][stone] {
                     let edge = if placed.edge == 0 { FIRST_EDGE } else { SECOND_EDGE };
                     // The player's own stones in the carrier only help.
-                    if node != edge
-                        && placed.carrier & !(empty | own) == 0
-                        && placed.escape.is_none_or(|escape| own >> escape & 1 != 0)
-                    {
-                        self.add_full(node, edge, placed.carrier & empty);
+                    if node == edge || placed.carrier & !(empty | own) != 0 {
+                        continue;
+                    }
+                    match (placed.escape, placed.target) {
+                        (Some(escape), _) if own >> escape & 1 == 0 => {}
+                        // A ladder to an empty target joins the start to it, or to the edge.
+                        (_, Some(target)) if empty >> target & 1 != 0 => {
+                            let target_node = self.node_of_cell[target];
+                            self.add_full(node, target_node, placed.carrier & empty, tainted(edge, node));
+                        }
+                        (_, Some(_)) => {}
+                        _ => self.add_full(node, edge, placed.carrier & empty, CLEAN),
                     }
                 }
             }
@@ -541,15 +626,15 @@ impl VcEngine {
         self.reset(color, own, empty);
         let mut next = 0;
         while next < self.queue.len() && !self.stop_found && self.work <= self.work_limit {
-            let (x, y, carrier) = self.queue[next];
+            let (x, y, carrier, taint) = self.queue[next];
             next += 1;
-            self.and_rule(x, y, carrier);
-            self.and_rule(y, x, carrier);
+            self.and_rule(x, y, carrier, taint);
+            self.and_rule(y, x, carrier, taint);
         }
     }
 
     /// Combines the new full(end, middle, carrier) with every full(middle, other).
-    fn and_rule(&mut self, end: u8, middle: u8, carrier: u128) {
+    fn and_rule(&mut self, end: u8, middle: u8, carrier: u128, taint: Taint) {
         // No AND over an edge (as in Benzene's default): it would join every pair of cells
         // near the edge and multiply the work for little gain.
         if middle == FIRST_EDGE || middle == SECOND_EDGE {
@@ -576,11 +661,14 @@ impl VcEngine {
                 if other_carrier & carrier != 0 || other_carrier & end_bit != 0 {
                     continue;
                 }
+                let Some(joined_taint) = and_taint(end, other, taint, self.pairs[slot].full_taints[i]) else {
+                    continue;
+                };
                 if middle_bit == 0 {
-                    self.add_full(end, other, carrier | other_carrier);
+                    self.add_full(end, other, carrier | other_carrier, joined_taint);
                 } else {
                     let key = middle_bit.trailing_zeros() as u8;
-                    self.add_semi(end, other, carrier | other_carrier | middle_bit, key);
+                    self.add_semi(end, other, carrier | other_carrier | middle_bit, key, joined_taint);
                 }
                 if self.stop_found {
                     return;
@@ -591,18 +679,20 @@ impl VcEngine {
 
     /// Records full(a, b, carrier) unless a known full's carrier is a subset of it; drops the
     /// known fulls it improves on.
-    fn add_full(&mut self, a: u8, b: u8, carrier: u128) {
+    fn add_full(&mut self, a: u8, b: u8, carrier: u128, taint: Taint) {
+        let Some(taint) = normalized(a, b, taint) else { return };
         let limit = self.limits.fulls_per_pair;
         let slot = self.pair_mut(a, b);
         let pair = &mut self.pairs[slot];
         let count = pair.full_count as usize;
-        if pair.fulls[..count].iter().any(|&known| known & !carrier == 0) {
+        if (0..count).any(|i| pair.fulls[i] & !carrier == 0 && covers(pair.full_taints[i], taint)) {
             return;
         }
         let mut kept = 0;
         for i in 0..count {
-            if carrier & !pair.fulls[i] != 0 {
+            if carrier & !pair.fulls[i] != 0 || !covers(taint, pair.full_taints[i]) {
                 pair.fulls[kept] = pair.fulls[i];
+                pair.full_taints[kept] = pair.full_taints[i];
                 kept += 1;
             }
         }
@@ -617,15 +707,18 @@ impl VcEngine {
                 return;
             }
             pair.fulls[largest] = carrier;
+            pair.full_taints[largest] = taint;
         } else {
             pair.fulls[kept] = carrier;
+            pair.full_taints[kept] = taint;
             pair.full_count = kept as u8 + 1;
         }
         // Semis no smaller than this full are useless now.
         let mut semis_kept = 0;
         for i in 0..pair.semi_count as usize {
-            if carrier & !pair.semis[i] != 0 {
+            if carrier & !pair.semis[i] != 0 || !covers(taint, pair.semi_taints[i]) {
                 pair.semis[semis_kept] = pair.semis[i];
+                pair.semi_taints[semis_kept] = pair.semi_taints[i];
                 pair.keys[semis_kept] = pair.keys[i];
                 semis_kept += 1;
             }
@@ -635,36 +728,50 @@ impl VcEngine {
             self.full_partners[a as usize].push((b, slot as u32));
             self.full_partners[b as usize].push((a, slot as u32));
         }
-        self.queue.push((a, b, carrier));
+        self.queue.push((a, b, carrier, taint));
         if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_full {
             self.stop_found = true;
         }
     }
 
     /// Records semi(a, b, carrier, key) (key: a cell index) and applies the OR rule with the known semis of the pair.
-    fn add_semi(&mut self, a: u8, b: u8, carrier: u128, key: u8) {
+    fn add_semi(&mut self, a: u8, b: u8, carrier: u128, key: u8, taint: Taint) {
+        let Some(taint) = normalized(a, b, taint) else { return };
         let limits = self.limits;
         let slot = self.pair_mut(a, b);
         let pair = &mut self.pairs[slot];
         let count = pair.semi_count as usize;
         self.work += count as u64 + 1;
-        if pair.fulls[..pair.full_count as usize].iter().any(|&full| full & !carrier == 0)
-            || pair.semis[..count].iter().any(|&known| known & !carrier == 0)
+        if (0..pair.full_count as usize).any(|i| pair.fulls[i] & !carrier == 0 && covers(pair.full_taints[i], taint))
+            || (0..count).any(|i| pair.semis[i] & !carrier == 0 && covers(pair.semi_taints[i], taint))
         {
             return;
         }
         // 1. OR rule: subsets of the known semis that, with the new one, have an empty
         //    intersection. Each combination must shrink the intersection, which keeps the
-        //    enumeration small.
+        //    enumeration small. Tainted semis combine only with clean ones and those of the
+        //    same taint, and make the full tainted.
         self.or_scratch.clear();
-        or_combinations(&pair.semis[..count], 0, carrier, carrier, 1, limits.semis_per_or, &mut self.or_scratch);
+        for group in self.taint_groups(slot, taint) {
+            self.or_candidates.clear();
+            let pair = &self.pairs[slot];
+            for i in 0..count {
+                if covers(pair.semi_taints[i], group) {
+                    self.or_candidates.push(pair.semis[i]);
+                }
+            }
+            self.or_unions.clear();
+            or_combinations(&self.or_candidates, 0, carrier, carrier, 1, limits.semis_per_or, &mut self.or_unions);
+            self.or_scratch.extend(self.or_unions.iter().map(|&union| (union, group)));
+        }
         self.work += self.or_scratch.len() as u64;
         // 2. Store the semi, dropping the known ones it improves on.
         let pair = &mut self.pairs[slot];
         let mut kept = 0;
         for i in 0..count {
-            if carrier & !pair.semis[i] != 0 {
+            if carrier & !pair.semis[i] != 0 || !covers(taint, pair.semi_taints[i]) {
                 pair.semis[kept] = pair.semis[i];
+                pair.semi_taints[kept] = pair.semi_taints[i];
                 pair.keys[kept] = pair.keys[i];
                 kept += 1;
             }
@@ -674,6 +781,7 @@ impl VcEngine {
             if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) { SEMI_CAPACITY } else { limits.semis_per_pair };
         if kept < semi_limit || kept < SEMI_CAPACITY && narrows(&pair.semis[..kept], carrier) {
             pair.semis[kept] = carrier;
+            pair.semi_taints[kept] = taint;
             pair.keys[kept] = key;
             kept += 1;
         }
@@ -684,20 +792,59 @@ impl VcEngine {
         }
         // 3. When no combination of a few semis closes the intersection, Benzene's greedy union
         //    of all of them may.
-        if self.or_scratch.is_empty()
-            && kept > limits.semis_per_or
-            && let Some(union) = greedy_union(&self.pairs[slot].semis[..kept])
-        {
-            self.greedy_unions += 1;
-            self.or_scratch.push(union);
+        if self.or_scratch.is_empty() && kept > limits.semis_per_or {
+            for group in self.taint_groups(slot, taint) {
+                let pair = &self.pairs[slot];
+                self.or_candidates.clear();
+                self.or_candidates
+                    .extend((0..kept).filter(|&i| covers(pair.semi_taints[i], group)).map(|i| pair.semis[i]));
+                if let Some(union) = greedy_union(&self.or_candidates) {
+                    self.greedy_unions += 1;
+                    self.or_scratch.push((union, group));
+                }
+            }
         }
         for i in 0..self.or_scratch.len() {
-            let full = self.or_scratch[i];
-            self.add_full(a, b, full);
+            let (full, full_taint) = self.or_scratch[i];
+            self.add_full(a, b, full, full_taint);
             if self.stop_found {
                 return;
             }
         }
+    }
+}
+
+impl VcEngine {
+    /// The taints under which the OR rule combines a new semi tainted `taint` with the semis
+    /// of `slot`: its own when tainted; otherwise clean, then each taint among the known semis
+    /// (a combination in such a group may use only clean semis, and is then marked tainted
+    /// all the same, which claims less).
+    fn taint_groups(&self, slot: usize, taint: Taint) -> TaintGroups {
+        let mut groups = TaintGroups { taints: [taint; SEMI_CAPACITY + 1], len: 1 };
+        if taint == CLEAN {
+            let pair = &self.pairs[slot];
+            for &known in &pair.semi_taints[..pair.semi_count as usize] {
+                if !groups.taints[..groups.len].contains(&known) {
+                    groups.taints[groups.len] = known;
+                    groups.len += 1;
+                }
+            }
+        }
+        groups
+    }
+}
+
+/// The taint groups of [`VcEngine::taint_groups`], without allocating.
+struct TaintGroups {
+    taints: [Taint; SEMI_CAPACITY + 1],
+    len: usize,
+}
+
+impl IntoIterator for TaintGroups {
+    type Item = Taint;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Taint, { SEMI_CAPACITY + 1 }>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.taints.into_iter().take(self.len)
     }
 }
 
@@ -1048,14 +1195,16 @@ mod tests {
                 if placed.carrier.count_ones() > 10 {
                     continue;
                 }
-                let escape = placed.escape.map_or(0, |cell| 1u128 << cell);
+                // A ladder's target is taken as the player's and counts as the edge.
+                let escape = placed.escape.or(placed.target).map_or(0, |cell| 1u128 << cell);
+                let target = placed.target.map_or(0, |cell| 1u128 << cell);
                 let edge = if placed.edge == 0 { first } else { second };
                 let mut game = ConnectionGame {
                     geometry: &geometry,
                     color,
                     stones: 1 << placed.stone | escape,
                     from: 1 << placed.stone,
-                    to: edge,
+                    to: edge | target,
                     carrier: placed.carrier,
                     memo: FxHashMap::default(),
                 };
@@ -1064,6 +1213,71 @@ mod tests {
             }
         }
         assert!(checked.iter().all(|&count| count > 100), "{checked:?}");
+    }
+
+    #[test]
+    fn taints_follow_the_ladder_through_and_chains() {
+        let (edge, start, target, other) = (SECOND_EDGE, 5, 7, 9);
+        let ladder = tainted(edge, start);
+        // The ladder start–target, then target–other: "start–other, or start reaches the edge".
+        assert_eq!(and_taint(start, other, ladder, CLEAN), Some(tainted(edge, start)));
+        // other–start, then the ladder from start: the side is still the start's, now `other`.
+        assert_eq!(and_taint(other, target, CLEAN, ladder), Some(tainted(edge, other)));
+        // other–target, then the ladder read from its target: the side is the start, the far end.
+        assert_eq!(and_taint(other, start, CLEAN, tainted(edge, start)), Some(tainted(edge, start)));
+        assert_eq!(and_taint(start, other, ladder, ladder), None);
+        // A claim whose other end is the ladder's edge is a plain connection; one whose side is
+        // the edge claims nothing.
+        assert_eq!(normalized(start, edge, ladder), Some(CLEAN));
+        assert_eq!(normalized(edge, other, tainted(edge, edge)), None);
+        assert_eq!(normalized(start, other, ladder), Some(ladder));
+        assert!(covers(CLEAN, ladder) && covers(ladder, ladder) && !covers(ladder, CLEAN));
+    }
+
+    #[test]
+    fn edge_verdicts_with_ladder_targets_agree_with_minimax() {
+        // Random positions on boards where the second-row ladders to a target fit: every full
+        // connection between a player's edges that H-search finds with the edge patterns (the
+        // ladders' tainted connections among them) holds with the opponent to move, and every
+        // semi one with the player to move.
+        let mut rng = SmallRng::seed_from_u64(41);
+        let (mut checked, mut gained) = (0, 0);
+        for (width, height) in [(5, 4), (4, 5), (5, 5), (6, 4)] {
+            let geometry = BoardGeometry::new(width, height).unwrap();
+            let mut plain = VcEngine::new(geometry.clone(), VcLimits::default());
+            let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
+            engine.use_edge_patterns();
+            let mut memo = FxHashMap::default();
+            // At most 10 empty cells, so that minimax stays quick.
+            for stones in width * height - 10..width * height - 2 {
+                for _ in 0..150 {
+                    let position = random_position(&mut rng, width, height, stones);
+                    if position.outcome().is_some() {
+                        continue;
+                    }
+                    let mover = position.to_move();
+                    let mover_wins = minimax(&position, &mut memo);
+                    let board = geometry.stones_of(&position);
+                    let empty = geometry.all() & !(board[0] | board[1]);
+                    for color in [Color::Black, Color::White] {
+                        let own = board[color.index()];
+                        let found = engine.edge_connections(color, own, empty, false);
+                        let before = plain.edge_connections(color, own, empty, false);
+                        let wins_if_opponent_moves = if color == mover { mover_wins } else { !mover_wins };
+                        if found.full.is_some() {
+                            assert!(wins_if_opponent_moves, "{color:?} full\n{}", position.board_text());
+                            checked += 1;
+                            gained += usize::from(before.full.is_none());
+                        } else if color == mover && found.semi.is_some() {
+                            assert!(mover_wins, "{color:?} semi\n{}", position.board_text());
+                            checked += 1;
+                            gained += usize::from(before.semi.is_none() && before.full.is_none());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000 && gained > 0, "{checked} checked, {gained} found only with the patterns");
     }
 
     #[test]
@@ -1114,31 +1328,31 @@ mod tests {
         };
         // Fulls: cell 0 is shared by the first two; a third through cell 0 again is refused, one
         // that avoids it is kept.
-        engine.add_full(a, b, 0b0011);
-        engine.add_full(a, b, 0b0101);
-        engine.add_full(a, b, 0b1001);
+        engine.add_full(a, b, 0b0011, CLEAN);
+        engine.add_full(a, b, 0b0101, CLEAN);
+        engine.add_full(a, b, 0b1001, CLEAN);
         assert_eq!(count(&mut engine).0, 2);
-        engine.add_full(a, b, 0b110000);
+        engine.add_full(a, b, 0b110000, CLEAN);
         assert_eq!(count(&mut engine).0, 3);
         // At the soft limit a smaller full that does not narrow them takes the largest one's place.
         let mut small_first = VcEngine::new(geometry.clone(), limits);
         small_first.reset(Color::Black, 0, geometry.all());
-        small_first.add_full(a, b, 0b000111);
-        small_first.add_full(a, b, 0b111001);
-        small_first.add_full(a, b, 0b1000001);
+        small_first.add_full(a, b, 0b000111, CLEAN);
+        small_first.add_full(a, b, 0b111001, CLEAN);
+        small_first.add_full(a, b, 0b1000001, CLEAN);
         let slot = small_first.pair_mut(a, b);
         let pair = &small_first.pairs[slot];
         assert_eq!(&pair.fulls[..pair.full_count as usize], &[0b000111, 0b1000001]);
         // A larger one that does not narrow them is still refused.
-        small_first.add_full(a, b, 0b11110001);
+        small_first.add_full(a, b, 0b11110001, CLEAN);
         let pair = &small_first.pairs[slot];
         assert_eq!(&pair.fulls[..pair.full_count as usize], &[0b000111, 0b1000001]);
         // Semis (keys outside the fulls' cells) likewise.
-        engine.add_semi(a, b, 0b1 << 10 | 0b11 << 20, 10);
-        engine.add_semi(a, b, 0b1 << 11 | 0b101 << 20, 11);
-        engine.add_semi(a, b, 0b1 << 12 | 0b1001 << 20, 12);
+        engine.add_semi(a, b, 0b1 << 10 | 0b11 << 20, 10, CLEAN);
+        engine.add_semi(a, b, 0b1 << 11 | 0b101 << 20, 11, CLEAN);
+        engine.add_semi(a, b, 0b1 << 12 | 0b1001 << 20, 12, CLEAN);
         assert_eq!(count(&mut engine).1, 2);
-        engine.add_semi(a, b, 0b1 << 13 | 0b110 << 20, 13);
+        engine.add_semi(a, b, 0b1 << 13 | 0b110 << 20, 13, CLEAN);
         assert_eq!(count(&mut engine).1, 3);
     }
 
