@@ -309,6 +309,7 @@ fn target_patterns(stone_row: i32, target: (i32, i32)) -> Vec<EdgePattern> {
         .collect()
 }
 
+/// The patterns of a stone on `stone_row` with an escape stone, a target cell or neither.
 fn ladder_patterns(stone_row: i32, escape: Option<(i32, i32)>, target: Option<(i32, i32)>) -> Vec<EdgePattern> {
     let window = Window::new(window_cells(stone_row, escape.or(target)), -stone_row);
     let stone = window.bit((0, 0));
@@ -474,7 +475,8 @@ fn embedded() -> &'static [EdgePattern] {
 }
 
 /// One pattern placed on a board: for the player whose edge it is, the stone, the escape stone
-/// (if any), the edge (0: first, 1: second, as [`BoardGeometry::edges`]) and the carrier.
+/// or the ladder's target (if any), the edge (0: first, 1: second, as [`BoardGeometry::edges`])
+/// and the carrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlacedPattern {
     pub stone: usize,
