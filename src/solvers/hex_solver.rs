@@ -39,6 +39,11 @@
 //! proven to lose makes room for the next. Most children are never evaluated, which is where
 //! the time goes (two H-searches each).
 //!
+//! A child's H-searches start from its parent's (MoHex's incremental build): the solver keeps
+//! each evaluated node's connections for both players ([`SNAPSHOT_BYTES`] at most), and the
+//! child takes over those its new stones leave standing, combining again only what those
+//! stones change ([`VcEngine::edge_connections_after`]).
+//!
 //! Every solved node also gets a *proof set*: empty cells outside which the winner never needs
 //! to play (for a static win, the carrier of the connection; for a search win, the winning
 //! child's set plus the move; for a loss, the union over the refuted moves plus the
@@ -53,7 +58,7 @@ use crate::games::hex::{Cell, Hex, HexMove};
 use crate::games::{Color, Game};
 use crate::solvers::hex_ice::InferiorCells;
 use crate::solvers::hex_resistance::Resistance;
-use crate::solvers::hex_vc::{BoardGeometry, VcEngine, VcLimits, iterate};
+use crate::solvers::hex_vc::{BoardGeometry, EdgeConnections, VcEngine, VcLimits, VcSnapshot, iterate};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -216,8 +221,24 @@ const TABLE_LIMIT: usize = 4_000_000;
 /// Benzene uses 0.25; on the 49 7x7 openings here 0.25 took 211 s, 0.35 171 s, 0.5 184 s.
 const WIDENING_SHARE: f32 = 0.35;
 
+/// The H-search results kept for positions whose children may be evaluated, so that a child's
+/// search starts from its parent's (about this many bytes at most; past it the store starts
+/// afresh).
+const SNAPSHOT_BYTES: usize = 256 << 20;
+
+/// Per colour, the H-search of one position, to start its children's searches from.
+type Snapshots = [Option<VcSnapshot>; 2];
+
 struct Solver<'a> {
     engine: VcEngine,
+    /// The H-search results of evaluated positions with moves to try ([`SNAPSHOT_BYTES`]).
+    snapshots: FxHashMap<State, Snapshots>,
+    snapshot_bytes: usize,
+    /// The position whose child [`Solver::search`] enters next.
+    parent: Option<State>,
+    /// H-searches started from a parent's connections, and from scratch.
+    searches_from_parent: u64,
+    searches_from_scratch: u64,
     ice: InferiorCells,
     resistance: Resistance,
     /// Scratch for [`Resistance::cell_scores`].
@@ -235,6 +256,11 @@ impl<'a> Solver<'a> {
             resistance: Resistance::new(&geometry),
             cell_scores: vec![0.0; geometry.cells()],
             engine: VcEngine::new(geometry, VcLimits::default()),
+            snapshots: FxHashMap::default(),
+            snapshot_bytes: 0,
+            parent: None,
+            searches_from_parent: 0,
+            searches_from_scratch: 0,
             options,
             table: FxHashMap::default(),
             nodes: 0,
@@ -242,8 +268,8 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Steps 1 to 4 of the module docs.
-    fn evaluate(&mut self, state: &State) -> Evaluation {
+    /// Steps 1 to 4 of the module docs; `parent`: the position `state` was entered from.
+    fn evaluate(&mut self, state: &State, parent: Option<State>) -> Evaluation {
         let geometry = self.engine.geometry();
         let me = state.to_move;
         let opponent = me.opponent();
@@ -270,7 +296,7 @@ impl<'a> Solver<'a> {
         }
         // 3. Our edge-to-edge connections: a full one wins with any move (an extra own stone
         //    never hurts), a semi one with its key.
-        let mine = self.engine.edge_connections(me, own, empty, true);
+        let mine = self.edge_connections(parent, me, own, empty, true);
         if let Some(carrier) = mine.full {
             let cell = if carrier != 0 { carrier } else { empty }.trailing_zeros() as usize;
             if cell >= 128 || empty >> cell & 1 == 0 {
@@ -282,10 +308,12 @@ impl<'a> Solver<'a> {
             return Evaluation::Win { cell: key, proof_set: carrier };
         }
         // 4. The opponent's: a full one loses, semis restrict our moves.
-        let their = self.engine.edge_connections(opponent, theirs, empty, false);
+        let mine_snapshot = self.engine.snapshot();
+        let their = self.edge_connections(parent, opponent, theirs, empty, false);
         if let Some(carrier) = their.full {
             return Evaluation::Loss { proof_set: carrier };
         }
+        let their_snapshot = self.engine.snapshot();
         let mut region = their.semi_intersection.unwrap_or(empty);
         if threats != 0 {
             region &= threats;
@@ -302,7 +330,48 @@ impl<'a> Solver<'a> {
         if region == 0 {
             return Evaluation::Loss { proof_set };
         }
+        let mut snapshots: Snapshots = [None, None];
+        snapshots[me.index()] = Some(mine_snapshot);
+        snapshots[opponent.index()] = Some(their_snapshot);
+        self.keep_snapshots(*state, snapshots);
         Evaluation::MustPlay { region, proof_set }
+    }
+
+    /// H-search for `color` in the position with `own` stones and `empty` cells, started
+    /// from `parent`'s when it was kept (as MoHex's
+    /// incremental build), else from scratch.
+    fn edge_connections(
+        &mut self,
+        parent: Option<State>,
+        color: Color,
+        own: u128,
+        empty: u128,
+        stop_at_semi: bool,
+    ) -> EdgeConnections {
+        let kept = parent.and_then(|parent| self.snapshots.get(&parent)).and_then(|kept| kept[color.index()].as_ref());
+        match kept {
+            Some(snapshot) => {
+                self.searches_from_parent += 1;
+                self.engine.edge_connections_after(snapshot, own, empty, stop_at_semi)
+            }
+            None => {
+                self.searches_from_scratch += 1;
+                self.engine.edge_connections(color, own, empty, stop_at_semi)
+            }
+        }
+    }
+
+    /// Keeps `state`'s H-search results for its children, within [`SNAPSHOT_BYTES`].
+    fn keep_snapshots(&mut self, state: State, snapshots: Snapshots) {
+        let bytes: usize = snapshots.iter().flatten().map(VcSnapshot::bytes).sum();
+        if self.snapshot_bytes + bytes > SNAPSHOT_BYTES {
+            self.snapshots.clear();
+            self.snapshot_bytes = 0;
+        }
+        self.snapshot_bytes += bytes;
+        if let Some(replaced) = self.snapshots.insert(state, snapshots) {
+            self.snapshot_bytes -= replaced.iter().flatten().map(VcSnapshot::bytes).sum::<usize>();
+        }
     }
 
     /// `state` after fill-in (the table key) and the cells captured per colour on the way,
@@ -318,11 +387,17 @@ impl<'a> Solver<'a> {
 
     /// The table entry for `state` (a filled position), evaluating and storing it when new.
     fn entry(&mut self, state: &State) -> Entry {
+        self.entry_from(state, None)
+    }
+
+    /// [`Solver::entry`] for `state` entered from `parent`, whose H-search the evaluation may
+    /// start from.
+    fn entry_from(&mut self, state: &State, parent: Option<State>) -> Entry {
         if let Some(entry) = self.table.get(state) {
             return *entry;
         }
         self.nodes += 1;
-        let entry = match self.evaluate(state) {
+        let entry = match self.evaluate(state, parent) {
             Evaluation::Win { cell, proof_set } => {
                 Entry { proof: 0, disproof: INFINITY, moves: 0, proof_set, winning_cell: cell as u8 }
             }
@@ -379,7 +454,8 @@ impl<'a> Solver<'a> {
     fn search(&mut self, state: &State, proof_limit: u32, disproof_limit: u32) {
         // 1. The node's moves (its children), the most promising first: the cells that carry
         //    the most current of both players' circuits (Benzene's order).
-        let mut entry = self.entry(state);
+        let parent = self.parent.take();
+        let mut entry = self.entry_from(state, parent);
         if entry.proof == 0 || entry.disproof == 0 {
             return;
         }
@@ -467,6 +543,7 @@ impl<'a> Solver<'a> {
             let child_proof_limit =
                 disproof_limit.saturating_sub(disproof).saturating_add(best_proof).min(INFINITY - 1);
             let child = children[best].state;
+            self.parent = Some(*state);
             self.search(&child, child_proof_limit, child_disproof_limit.min(INFINITY - 1));
             // The child's search may have dropped our entry from a full table; ours is the
             // authority (it only narrows soundly).
@@ -699,6 +776,19 @@ mod tests {
             assert_eq!(check.error, None);
             assert_eq!(check.found, check.expected, "line {} {}", check.line, check.label);
         }
+    }
+
+    #[test]
+    fn children_start_their_h_searches_from_their_parents() {
+        let position = first_move_position("6x6", "f3").unwrap();
+        let geometry = BoardGeometry::of(&position).unwrap();
+        let options = SolveOptions::default();
+        let mut solver = Solver::new(geometry.clone(), &options);
+        let root = State { stones: geometry.stones_of(&position), to_move: position.to_move() };
+        assert!(matches!(solver.solve_root(root), SolveValue::Win(_) | SolveValue::Loss));
+        let (from_parent, from_scratch) = (solver.searches_from_parent, solver.searches_from_scratch);
+        assert!(solver.nodes > 100, "{} nodes", solver.nodes);
+        assert!(from_parent > 2 * from_scratch, "{from_parent} searches from a parent's, {from_scratch} from scratch");
     }
 
     #[test]

@@ -325,6 +325,32 @@ struct PairConnections {
     keys: [u8; SEMI_CAPACITY],
 }
 
+/// What one H-search found, detached from its engine ([`VcEngine::snapshot`]), so that the
+/// search of a later position can start from it ([`VcEngine::edge_connections_after`]).
+#[derive(Clone, Debug)]
+pub struct VcSnapshot {
+    color: Color,
+    own: u128,
+    empty: u128,
+    /// Per node of the search: its stones, or its cell as a bit.
+    node_cells: Vec<u128>,
+    /// Every pair's fulls and semis as (end, end, carrier, [key,] taint), ends being nodes.
+    fulls: Vec<(u8, u8, u128, Taint)>,
+    semis: Vec<(u8, u8, u128, u8, Taint)>,
+    /// Fulls the search had not combined by the AND rule when it stopped.
+    pending: Vec<(u8, u8, u128, Taint)>,
+}
+
+impl VcSnapshot {
+    /// About how many bytes the snapshot holds (for callers that bound a store of them).
+    pub fn bytes(&self) -> usize {
+        let entry = 32;
+        std::mem::size_of::<VcSnapshot>()
+            + 16 * self.node_cells.len()
+            + entry * (self.fulls.len() + self.semis.len() + self.pending.len())
+    }
+}
+
 /// Nodes 0 and 1 are the player's first and second edge.
 const FIRST_EDGE: u8 = 0;
 const SECOND_EDGE: u8 = 1;
@@ -365,7 +391,18 @@ pub struct VcEngine {
     /// Per colour, the edge patterns placed on this board by stone cell, when the engine
     /// starts from them ([`VcEngine::use_edge_patterns`]).
     edge_patterns: Option<[Vec<Vec<PlacedPattern>>; 2]>,
+    /// The last search's player, stones and empty cells, and how much of its queue it worked
+    /// through (for [`VcEngine::snapshot`]).
+    last_search: (Color, u128, u128),
+    queue_done: usize,
+    /// Per pair slot index, scratch of [`VcEngine::take_over`]: the parent's pair whose
+    /// connections it took over, [`NO_ORIGIN`] or [`MERGED_ORIGINS`].
+    pair_origins: Vec<u16>,
 }
+
+/// See [`VcEngine::pair_origins`].
+const NO_ORIGIN: u16 = u16::MAX;
+const MERGED_ORIGINS: u16 = u16::MAX - 1;
 
 impl VcEngine {
     /// An engine for boards of `geometry`'s shape.
@@ -395,6 +432,9 @@ impl VcEngine {
             work_limit: u64::MAX,
             greedy_unions: 0,
             edge_patterns: None,
+            last_search: (Color::Black, 0, 0),
+            queue_done: 0,
+            pair_origins: vec![NO_ORIGIN; node_limit * node_limit],
         }
     }
 
@@ -439,12 +479,219 @@ impl VcEngine {
         self.edge_result()
     }
 
+    /// What the last search found, detached from the engine, for [`VcEngine::edge_connections_after`].
+    pub fn snapshot(&self) -> VcSnapshot {
+        let (color, own, empty) = self.last_search;
+        let mut snapshot = VcSnapshot {
+            color,
+            own,
+            empty,
+            node_cells: self.nodes.iter().map(|node| node.stones | node.cell_bit).collect(),
+            fulls: Vec::new(),
+            semis: Vec::new(),
+            pending: self.queue[self.queue_done.min(self.queue.len())..].to_vec(),
+        };
+        for pair in &self.pairs {
+            let (a, b) = pair.ends;
+            for i in 0..pair.full_count as usize {
+                snapshot.fulls.push((a, b, pair.fulls[i], pair.full_taints[i]));
+            }
+            for i in 0..pair.semi_count as usize {
+                snapshot.semis.push((a, b, pair.semis[i], pair.keys[i], pair.semi_taints[i]));
+            }
+        }
+        snapshot
+    }
+
+    /// [`VcEngine::edge_connections`] for `parent`'s player in a position that has the stones
+    /// of `parent`'s and more (MoHex builds its connections incrementally the same way): the
+    /// search starts from `parent`'s connections. A connection whose carrier or key the
+    /// opponent has since taken is dropped; every other one still holds (the player's own
+    /// stones never hurt: their cells leave the carrier, and a semi whose key the player took
+    /// is full). Only combinations the new stones can make are tried again: those through a
+    /// node that gained stones, and those of a connection whose carrier shrank. A position
+    /// that does not extend `parent` is searched from scratch.
+    ///
+    /// The result can differ from a search from scratch: the bounds per pair keep what the
+    /// parent's search met first. Every connection reported still holds.
+    pub fn edge_connections_after(
+        &mut self,
+        parent: &VcSnapshot,
+        own: u128,
+        empty: u128,
+        stop_at_semi: bool,
+    ) -> EdgeConnections {
+        let color = parent.color;
+        if parent.own & !own != 0 || empty & !parent.empty != 0 {
+            return self.edge_connections(color, own, empty, stop_at_semi);
+        }
+        self.stop_at_edge_full = true;
+        self.stop_at_edge_semi = stop_at_semi;
+        self.build_nodes(color, own, empty);
+        self.take_over(parent, own, empty);
+        if !self.stop_found {
+            self.add_base_connections(color, own, empty);
+        }
+        if !self.stop_found {
+            self.close();
+        }
+        self.edge_result()
+    }
+
+    /// Adds `parent`'s connections that still hold to the freshly built nodes (see
+    /// [`VcEngine::edge_connections_after`]).
+    fn take_over(&mut self, parent: &VcSnapshot, own: u128, empty: u128) {
+        let new_stones = own & !parent.own;
+        let usable = own | empty;
+        // The node each parent node became (none where the opponent took its cell), and
+        // whether that node gained stones.
+        let node_map: Vec<Option<u8>> = parent
+            .node_cells
+            .iter()
+            .enumerate()
+            .map(|(index, &cells)| match index as u8 {
+                FIRST_EDGE | SECOND_EDGE => Some(index as u8),
+                _ => {
+                    let cell = (cells & usable).trailing_zeros() as usize;
+                    (cells & usable != 0).then(|| self.node_of_cell[cell]).filter(|&node| node != u8::MAX)
+                }
+            })
+            .collect();
+        let grew = |engine: &VcEngine, node: u8| engine.nodes[node as usize].stones & new_stones != 0;
+        let map_taint = |taint: Taint| -> Option<Taint> {
+            if taint == CLEAN {
+                return Some(CLEAN);
+            }
+            let side = node_map.get(taint_side(taint) as usize).copied().flatten()?;
+            Some(tainted(taint_edge(taint), side))
+        };
+        let ends = |a: u8, b: u8| -> Option<(u8, u8)> {
+            let (a, b) = (node_map[a as usize]?, node_map[b as usize]?);
+            (a != b).then_some((a, b))
+        };
+        // Which pairs now join connections of several of the parent's pairs (through a node
+        // that gained stones): only there can the parent's connections dominate or combine
+        // with one another in new ways.
+        let mut origins = std::mem::take(&mut self.pair_origins);
+        let connection_ends =
+            parent.fulls.iter().map(|&(a, b, ..)| (a, b)).chain(parent.semis.iter().map(|&(a, b, ..)| (a, b)));
+        for (a, b) in connection_ends {
+            if let Some((child_a, child_b)) = ends(a, b) {
+                let origin = (a as u16) << 8 | b as u16;
+                let index = self.slot_index(child_a, child_b);
+                origins[index] = match origins[index] {
+                    NO_ORIGIN => origin,
+                    known if known == origin => origin,
+                    _ => MERGED_ORIGINS,
+                };
+            }
+        }
+        let merged = |engine: &VcEngine, a: u8, b: u8| origins[engine.slot_index(a, b)] == MERGED_ORIGINS;
+        // 1. Fulls. One of a pair that did not merge, with the same carrier, is recorded as it
+        //    is: the dominance among the pair's connections is as it was. It is queued for the
+        //    AND rule only when one of its ends gained stones (a new middle). The others go
+        //    through the usual rules.
+        for &(a, b, carrier, taint) in &parent.fulls {
+            let (Some((a, b)), Some(taint)) = (ends(a, b), map_taint(taint)) else { continue };
+            if carrier & !usable != 0 {
+                continue;
+            }
+            if carrier & new_stones != 0 || merged(self, a, b) {
+                self.add_full(a, b, carrier & empty, taint);
+            } else if let Some(taint) = normalized(a, b, taint) {
+                self.take_over_full(a, b, carrier, taint);
+                if grew(self, a) || grew(self, b) {
+                    self.queue.push((a, b, carrier, taint));
+                }
+            }
+            if self.stop_found {
+                break;
+            }
+        }
+        // The fulls the parent's search had not combined yet are queued as they are.
+        for &(a, b, carrier, taint) in &parent.pending {
+            let (Some((a, b)), Some(taint)) = (ends(a, b), map_taint(taint)) else { continue };
+            if carrier & !usable == 0
+                && let Some(taint) = normalized(a, b, taint)
+            {
+                self.queue.push((a, b, carrier & empty, taint));
+            }
+        }
+        // 2. Semis: full where the player took the key. Those recorded as they are first
+        //    (the parent's search combined them by the OR rule); then those whose carrier
+        //    shrank or whose pair merged, through the OR rule with all the pair's semis.
+        'semis: for changed in [false, true] {
+            for &(a, b, carrier, key, taint) in &parent.semis {
+                if self.stop_found {
+                    break 'semis;
+                }
+                let (Some((a, b)), Some(taint)) = (ends(a, b), map_taint(taint)) else { continue };
+                if carrier & !usable != 0 || changed != (carrier & new_stones != 0 || merged(self, a, b)) {
+                    continue;
+                }
+                if new_stones >> key & 1 != 0 {
+                    self.add_full(a, b, carrier & empty, taint);
+                } else if changed {
+                    self.add_semi(a, b, carrier & empty, key, taint);
+                } else if let Some(taint) = normalized(a, b, taint) {
+                    self.take_over_semi(a, b, carrier, key, taint);
+                }
+            }
+        }
+        for (a, b) in parent.fulls.iter().map(|&(a, b, ..)| (a, b)).chain(parent.semis.iter().map(|&(a, b, ..)| (a, b)))
+        {
+            if let Some((child_a, child_b)) = ends(a, b) {
+                origins[self.slot_index(child_a, child_b)] = NO_ORIGIN;
+            }
+        }
+        self.pair_origins = origins;
+    }
+
+    /// Records a full taken over unchanged from an earlier search: its ends and carrier are
+    /// as they were, so it neither dominates nor is dominated by the others taken over with
+    /// it, and its AND combinations were made.
+    fn take_over_full(&mut self, a: u8, b: u8, carrier: u128, taint: Taint) {
+        let slot = self.pair_mut(a, b);
+        let pair = &mut self.pairs[slot];
+        let count = pair.full_count as usize;
+        pair.fulls[count] = carrier;
+        pair.full_taints[count] = taint;
+        pair.full_count += 1;
+        if count == 0 {
+            self.full_partners[a as usize].push((b, slot as u32));
+            self.full_partners[b as usize].push((a, slot as u32));
+        }
+        if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_full {
+            self.stop_found = true;
+        }
+    }
+
+    /// Records a semi taken over unchanged (see [`VcEngine::take_over_full`]; the OR rule
+    /// combined it with the others).
+    fn take_over_semi(&mut self, a: u8, b: u8, carrier: u128, key: u8, taint: Taint) {
+        let slot = self.pair_mut(a, b);
+        let pair = &mut self.pairs[slot];
+        let count = pair.semi_count as usize;
+        pair.semis[count] = carrier;
+        pair.semi_taints[count] = taint;
+        pair.keys[count] = key;
+        pair.semi_count += 1;
+        if (a.min(b), a.max(b)) == (FIRST_EDGE, SECOND_EDGE) && self.stop_at_edge_semi {
+            self.stop_found = true;
+        }
+    }
+
     /// Runs the whole H-search (no early stop) and lists every connection found, for
     /// inspection and tests.
     pub fn all_connections(&mut self, color: Color, own: u128, empty: u128) -> Vec<Connection> {
         self.stop_at_edge_full = false;
         self.stop_at_edge_semi = false;
         self.run(color, own, empty);
+        self.connections()
+    }
+
+    /// The clean connections the last search found.
+    fn connections(&self) -> Vec<Connection> {
         let end = |node: u8| -> VcEnd {
             let node_data = self.nodes[node as usize];
             match node {
@@ -542,6 +789,13 @@ impl VcEngine {
 
     /// Clears the previous search and builds the nodes and the adjacency (base) connections.
     fn reset(&mut self, color: Color, own: u128, empty: u128) {
+        self.build_nodes(color, own, empty);
+        self.add_base_connections(color, own, empty);
+    }
+
+    /// Clears the previous search and builds the nodes: the two edges with the groups touching
+    /// them, the other groups, then the empty cells.
+    fn build_nodes(&mut self, color: Color, own: u128, empty: u128) {
         for pair in &self.pairs {
             let index = self.slot_index(pair.ends.0, pair.ends.1);
             self.pair_slot[index] = NO_SLOT;
@@ -583,6 +837,13 @@ impl VcEngine {
             self.node_of_cell[cell] = self.nodes.len() as u8;
             self.nodes.push(Node { stones: 0, liberties: geometry.adjacent[cell] & empty, cell_bit: 1 << cell });
         }
+        self.last_search = (color, own, empty);
+        self.queue_done = 0;
+    }
+
+    /// The connections every search starts from: adjacency, and the edge patterns when the
+    /// engine uses them.
+    fn add_base_connections(&mut self, color: Color, own: u128, empty: u128) {
         // 3. Adjacent nodes are fully connected with an empty carrier.
         for node in 0..self.nodes.len() {
             let Node { liberties, cell_bit, .. } = self.nodes[node];
@@ -624,6 +885,12 @@ impl VcEngine {
 
     fn run(&mut self, color: Color, own: u128, empty: u128) {
         self.reset(color, own, empty);
+        self.close();
+    }
+
+    /// Applies the AND rule to every queued full (and to those it adds) until the queue is
+    /// empty, a stop condition is met or the work limit is passed.
+    fn close(&mut self) {
         let mut next = 0;
         while next < self.queue.len() && !self.stop_found && self.work <= self.work_limit {
             let (x, y, carrier, taint) = self.queue[next];
@@ -631,6 +898,7 @@ impl VcEngine {
             self.and_rule(x, y, carrier, taint);
             self.and_rule(y, x, carrier, taint);
         }
+        self.queue_done = next;
     }
 
     /// Combines the new full(end, middle, carrier) with every full(middle, other).
@@ -1120,6 +1388,42 @@ mod tests {
         crate::games::testing::random_running_position(&Hex::new(&config), rng, stones)
     }
 
+    /// Whether `connection`, found for `color` with `own` stones and `empty` cells, holds by
+    /// playing out its carrier; `None` when the carrier is too large to play out. Panics when
+    /// the carrier is not empty cells away from the ends.
+    fn check_connection(
+        geometry: &BoardGeometry,
+        color: Color,
+        own: u128,
+        empty: u128,
+        connection: &Connection,
+    ) -> Option<bool> {
+        let (from, from_extra) = end_cells(geometry, color, connection.ends.0);
+        let (to, to_extra) = end_cells(geometry, color, connection.ends.1);
+        let carrier = connection.carrier;
+        assert_eq!(carrier & !empty, 0, "{connection:?}");
+        assert_eq!(carrier & (from_extra | to_extra), 0, "{connection:?}");
+        if carrier.count_ones() > 12 {
+            return None;
+        }
+        let mut game = ConnectionGame {
+            geometry,
+            color,
+            stones: own | from_extra | to_extra,
+            from,
+            to,
+            carrier,
+            memo: FxHashMap::default(),
+        };
+        Some(match connection.kind {
+            VcKind::Full => game.owner_wins_opponent_to_move(0, 0),
+            VcKind::Semi(key) => {
+                assert_ne!(carrier >> key & 1, 0);
+                game.owner_wins_opponent_to_move(1 << key, 0)
+            }
+        })
+    }
+
     #[test]
     fn every_claimed_connection_holds_by_brute_force() {
         let mut rng = SmallRng::seed_from_u64(23);
@@ -1144,35 +1448,12 @@ mod tests {
                         let connections = engine.all_connections(color, own, empty);
                         greedy_unions += engine.greedy_unions;
                         for connection in connections {
-                            let (from, from_extra) = end_cells(&geometry, color, connection.ends.0);
-                            let (to, to_extra) = end_cells(&geometry, color, connection.ends.1);
-                            let carrier = connection.carrier;
-                            assert_eq!(carrier & !empty, 0, "{connection:?}");
-                            assert_eq!(carrier & (from_extra | to_extra), 0, "{connection:?}");
-                            if carrier.count_ones() > 12 {
-                                continue;
+                            match check_connection(&geometry, color, own, empty, &connection) {
+                                Some(true) if connection.kind == VcKind::Full => fulls += 1,
+                                Some(true) => semis += 1,
+                                Some(false) => panic!("{color:?} {connection:?} fails in\n{}", position.board_text()),
+                                None => {}
                             }
-                            let mut game = ConnectionGame {
-                                geometry: &geometry,
-                                color,
-                                stones: own | from_extra | to_extra,
-                                from,
-                                to,
-                                carrier,
-                                memo: FxHashMap::default(),
-                            };
-                            let holds = match connection.kind {
-                                VcKind::Full => {
-                                    fulls += 1;
-                                    game.owner_wins_opponent_to_move(0, 0)
-                                }
-                                VcKind::Semi(key) => {
-                                    semis += 1;
-                                    assert_ne!(carrier >> key & 1, 0);
-                                    game.owner_wins_opponent_to_move(1 << key, 0)
-                                }
-                            };
-                            assert!(holds, "{color:?} {connection:?} fails in\n{}", position.board_text());
                         }
                     }
                 }
@@ -1180,6 +1461,60 @@ mod tests {
         }
         assert!(fulls > 5000 && semis > 2000, "{fulls} fulls, {semis} semis checked");
         assert!(greedy_unions > 50, "{greedy_unions} greedy unions");
+    }
+
+    #[test]
+    fn connections_taken_over_from_an_earlier_search_hold_by_brute_force() {
+        use rand::Rng;
+        let mut rng = SmallRng::seed_from_u64(29);
+        let (mut checked, mut taken_over_work, mut scratch_work) = (0, 0, 0);
+        for (width, height) in [(4, 4), (5, 4), (4, 5), (5, 5)] {
+            for stones in 0..6 {
+                for _ in 0..4 {
+                    let position = random_position(&mut rng, width, height, stones);
+                    let geometry = BoardGeometry::of(&position).unwrap();
+                    let parent = geometry.stones_of(&position);
+                    let parent_empty = geometry.all() & !(parent[0] | parent[1]);
+                    // One to three more stones of either colour, as a move and fill-in add them.
+                    let mut child = parent;
+                    for _ in 0..rng.random_range(1..=3) {
+                        let empty: Vec<usize> = iterate(geometry.all() & !(child[0] | child[1])).collect();
+                        if let Some(&cell) = empty.get(rng.random_range(0..empty.len().max(1))) {
+                            child[rng.random_range(0..2)] |= 1 << cell;
+                        }
+                    }
+                    let empty = geometry.all() & !(child[0] | child[1]);
+                    for color in [Color::Black, Color::White] {
+                        let own = child[color.index()];
+                        if geometry.connected(color, own) {
+                            continue;
+                        }
+                        let mut engine = VcEngine::new(geometry.clone(), VcLimits::default());
+                        engine.all_connections(color, parent[color.index()], parent_empty);
+                        let snapshot = engine.snapshot();
+                        let before = engine.work();
+                        engine.edge_connections_after(&snapshot, own, empty, false);
+                        taken_over_work += engine.work() - before;
+                        for connection in engine.connections() {
+                            let holds = check_connection(&geometry, color, own, empty, &connection);
+                            assert_ne!(
+                                holds,
+                                Some(false),
+                                "{color:?} {connection:?} fails after\n{}",
+                                position.board_text()
+                            );
+                            checked += u32::from(holds.is_some());
+                        }
+                        let mut fresh = VcEngine::new(geometry.clone(), VcLimits::default());
+                        fresh.edge_connections(color, own, empty, false);
+                        scratch_work += fresh.work();
+                    }
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked} connections checked");
+        // What the earlier search combined is not combined again.
+        assert!(taken_over_work < scratch_work, "work {taken_over_work} taken over, {scratch_work} from scratch");
     }
 
     #[test]
