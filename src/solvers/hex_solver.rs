@@ -218,7 +218,9 @@ const TABLE_LIMIT: usize = 4_000_000;
 /// Progressive widening (Benzene's df-pn): a node's proof number and its choice of child look
 /// only at its best `1 + ⌈share · n⌉` unsolved children of n, in score order; its disproof
 /// number still counts them all. A child proven lost drops out and lets the next one in.
-/// Benzene uses 0.25; on the 49 7x7 openings here 0.25 took 211 s, 0.35 171 s, 0.5 184 s.
+/// Benzene uses 0.25; on the 49 7x7 openings here 0.25 took 211 s, 0.35 171 s, 0.5 184 s. With
+/// H-searches started from the parent's (2026-11-30, a slower machine, two runs side by side)
+/// 0.28 took 276 s, 0.35 241-254 s and 0.45 297 s.
 const WIDENING_SHARE: f32 = 0.35;
 
 /// The H-search results kept for positions whose children may be evaluated, so that a child's
@@ -226,8 +228,9 @@ const WIDENING_SHARE: f32 = 0.35;
 /// afresh).
 const SNAPSHOT_BYTES: usize = 256 << 20;
 
-/// Per colour, the H-search of one position, to start its children's searches from.
-type Snapshots = [Option<VcSnapshot>; 2];
+/// Per colour (by [`Color::index`]), the H-search of one position, to start its children's
+/// searches from.
+type Snapshots = [VcSnapshot; 2];
 
 struct Solver<'a> {
     engine: VcEngine,
@@ -330,16 +333,16 @@ impl<'a> Solver<'a> {
         if region == 0 {
             return Evaluation::Loss { proof_set };
         }
-        let mut snapshots: Snapshots = [None, None];
-        snapshots[me.index()] = Some(mine_snapshot);
-        snapshots[opponent.index()] = Some(their_snapshot);
+        let snapshots = match me {
+            Color::Black => [mine_snapshot, their_snapshot],
+            Color::White => [their_snapshot, mine_snapshot],
+        };
         self.keep_snapshots(*state, snapshots);
         Evaluation::MustPlay { region, proof_set }
     }
 
     /// H-search for `color` in the position with `own` stones and `empty` cells, started
-    /// from `parent`'s when it was kept (as MoHex's
-    /// incremental build), else from scratch.
+    /// from `parent`'s when it was kept (as MoHex's incremental build), else from scratch.
     fn edge_connections(
         &mut self,
         parent: Option<State>,
@@ -348,7 +351,7 @@ impl<'a> Solver<'a> {
         empty: u128,
         stop_at_semi: bool,
     ) -> EdgeConnections {
-        let kept = parent.and_then(|parent| self.snapshots.get(&parent)).and_then(|kept| kept[color.index()].as_ref());
+        let kept = parent.and_then(|parent| self.snapshots.get(&parent)).map(|kept| &kept[color.index()]);
         match kept {
             Some(snapshot) => {
                 self.searches_from_parent += 1;
@@ -363,14 +366,14 @@ impl<'a> Solver<'a> {
 
     /// Keeps `state`'s H-search results for its children, within [`SNAPSHOT_BYTES`].
     fn keep_snapshots(&mut self, state: State, snapshots: Snapshots) {
-        let bytes: usize = snapshots.iter().flatten().map(VcSnapshot::bytes).sum();
+        let bytes: usize = snapshots.iter().map(VcSnapshot::bytes).sum();
         if self.snapshot_bytes + bytes > SNAPSHOT_BYTES {
             self.snapshots.clear();
             self.snapshot_bytes = 0;
         }
         self.snapshot_bytes += bytes;
         if let Some(replaced) = self.snapshots.insert(state, snapshots) {
-            self.snapshot_bytes -= replaced.iter().flatten().map(VcSnapshot::bytes).sum::<usize>();
+            self.snapshot_bytes -= replaced.iter().map(VcSnapshot::bytes).sum::<usize>();
         }
     }
 
