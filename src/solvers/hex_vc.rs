@@ -342,6 +342,11 @@ pub struct VcSnapshot {
 }
 
 impl VcSnapshot {
+    /// The two ends of every full and semi, as the snapshot's nodes.
+    fn connection_ends(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        self.fulls.iter().map(|&(a, b, ..)| (a, b)).chain(self.semis.iter().map(|&(a, b, ..)| (a, b)))
+    }
+
     /// About how many bytes the snapshot holds (for callers that bound a store of them).
     pub fn bytes(&self) -> usize {
         let entry = 32;
@@ -543,8 +548,7 @@ impl VcEngine {
     fn take_over(&mut self, parent: &VcSnapshot, own: u128, empty: u128) {
         let new_stones = own & !parent.own;
         let usable = own | empty;
-        // The node each parent node became (none where the opponent took its cell), and
-        // whether that node gained stones.
+        // The node each parent node became (none where the opponent took its cell).
         let node_map: Vec<Option<u8>> = parent
             .node_cells
             .iter()
@@ -573,9 +577,7 @@ impl VcEngine {
         // that gained stones): only there can the parent's connections dominate or combine
         // with one another in new ways.
         let mut origins = std::mem::take(&mut self.pair_origins);
-        let connection_ends =
-            parent.fulls.iter().map(|&(a, b, ..)| (a, b)).chain(parent.semis.iter().map(|&(a, b, ..)| (a, b)));
-        for (a, b) in connection_ends {
+        for (a, b) in parent.connection_ends() {
             if let Some((child_a, child_b)) = ends(a, b) {
                 let origin = (a as u16) << 8 | b as u16;
                 let index = self.slot_index(child_a, child_b);
@@ -638,8 +640,7 @@ impl VcEngine {
                 }
             }
         }
-        for (a, b) in parent.fulls.iter().map(|&(a, b, ..)| (a, b)).chain(parent.semis.iter().map(|&(a, b, ..)| (a, b)))
-        {
+        for (a, b) in parent.connection_ends() {
             if let Some((child_a, child_b)) = ends(a, b) {
                 origins[self.slot_index(child_a, child_b)] = NO_ORIGIN;
             }
