@@ -227,18 +227,22 @@ enum Tool {
         /// value's log-loss (Gomoku `--model value`).
         #[arg(long)]
         test: Option<std::path::PathBuf>,
-        /// What to fit for Gomoku: `priors` (move priors, `weights/gomoku.patterns`, the default)
-        /// or `value` (the alpha-beta search's position value, `weights/gomoku.value`,
-        /// penalised by `--ridge` per weight in squared logits). The other games have one model.
+        /// What to fit for Gomoku: `priors` (move priors, `weights/gomoku.patterns`, the default),
+        /// `value` (the alpha-beta search's position value, `weights/gomoku.value`, from who won,
+        /// penalised by `--ridge` per weight in squared logits) or `value-from-moves` (the same
+        /// value from the moves a player chose, drawn by `--ridge` towards `--prior-weights`,
+        /// by default the embedded value). The other games have one model.
         #[arg(long)]
         model: Option<String>,
         /// Learn the moves of this player only: a case-insensitive part of a match record's
         /// `PB` or `PW` (the data and test directories may hold `ponder match --sgf` records
-        /// beside self-play shards; a shard's moves are all learned). Move-prior fits only.
+        /// beside self-play shards, c-gomoku-cli's `-sgf` files too; a shard's moves are all
+        /// learned). Move-prior fits and `--model value-from-moves`.
         #[arg(long)]
         learn_from: Option<String>,
         /// Move-prior fits: draw the gammas towards those of this weights file (of the same
-        /// model) instead of towards 1, so new games adjust an earlier fit.
+        /// model) instead of towards 1, so new games adjust an earlier fit. `--model
+        /// value-from-moves`: the value file to start from and draw towards.
         #[arg(long)]
         prior_weights: Option<std::path::PathBuf>,
         /// Move-prior fits: virtual wins and as many losses per feature value against the
@@ -426,8 +430,16 @@ fn main() -> ExitCode {
         Some(Tool::Train { game, model: Some(model), .. }) if !game.eq_ignore_ascii_case("gomoku") => {
             Err(format!("--model {model}: only Gomoku has more than one model to train"))
         }
+        Some(Tool::Train { model: Some(model), prior_strength, .. })
+            if model == "value-from-moves" && prior_strength != 1.0 =>
+        {
+            Err("--prior-strength is for the move-prior fits; --model value-from-moves draws towards its prior by --ridge"
+                .to_string())
+        }
         Some(Tool::Train { model: Some(model), learn_from, prior_weights, prior_strength, .. })
-            if model != "priors" && (learn_from.is_some() || prior_weights.is_some() || prior_strength != 1.0) =>
+            if model != "priors"
+                && model != "value-from-moves"
+                && (learn_from.is_some() || prior_weights.is_some() || prior_strength != 1.0) =>
         {
             Err(format!(
                 "--learn-from, --prior-weights and --prior-strength are for the move-prior fits, not --model {model}"
@@ -453,8 +465,17 @@ fn main() -> ExitCode {
             "value" if ridge.is_finite() && ridge > 0.0 => {
                 ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref()).map(print_lines)
             }
-            "value" => Err(format!("--ridge {ridge}: expected a positive number")),
-            other => Err(format!("--model {other}: expected priors or value")),
+            "value-from-moves" if ridge.is_finite() && ridge > 0.0 => {
+                let options = ponder::train::gomoku_move_value_fit::MoveValueOptions {
+                    ridge,
+                    learn_from: learn_from.as_deref(),
+                    prior_weights: prior_weights.as_deref(),
+                    test: test.as_deref(),
+                };
+                ponder::train::gomoku_move_value_fit::run_train(&data, &out, &options).map(print_lines)
+            }
+            "value" | "value-from-moves" => Err(format!("--ridge {ridge}: expected a positive number")),
+            other => Err(format!("--model {other}: expected priors, value or value-from-moves")),
         },
         Some(Tool::Train { game, data, out, iterations, test, learn_from, prior_weights, prior_strength, .. })
             if game.eq_ignore_ascii_case("hex") =>

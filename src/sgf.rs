@@ -244,6 +244,47 @@ pub fn parse_main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     Ok(nodes)
 }
 
+/// The game trees of an SGF collection, each as its own text from its `(` to its closing `)`,
+/// in file order (c-gomoku-cli writes every game of a run into one file). Text between trees is
+/// skipped; brackets inside property values, escaped or not, do not count. An unclosed last
+/// tree is returned as it is, for [`parse_main_line`] to refuse.
+pub fn game_trees(text: &str) -> Vec<&str> {
+    let mut trees = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    let (mut in_value, mut escaped) = (false, false);
+    for (offset, byte) in text.bytes().enumerate() {
+        if in_value {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'[' if depth > 0 => in_value = true,
+            b'(' => {
+                if depth == 0 {
+                    start = offset;
+                }
+                depth += 1;
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    trees.push(&text[start..=offset]);
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        trees.push(&text[start..]);
+    }
+    trees
+}
+
 /// Escapes a property value: `]` and `\` get a backslash.
 pub fn escape_value(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
@@ -588,6 +629,24 @@ mod tests {
         let moves: Vec<_> = nodes[1..].iter().map(|n| n.properties[0].values[0].clone()).collect();
         assert_eq!(moves, ["aa", "bb", "cc"]);
         assert_eq!(nodes[0].value("SZ"), Some("9"));
+    }
+
+    #[test]
+    fn a_collection_splits_into_its_game_trees() {
+        let text = "junk (;GM[4]C[a ( in a comment];B[hh](;W[ii])(;W[jj]))\n\n(;GM[4]C[an escaped \\] ) here];B[aa])\n(;GM[4];B[bb]";
+        let trees = game_trees(text);
+        assert_eq!(
+            trees,
+            [
+                "(;GM[4]C[a ( in a comment];B[hh](;W[ii])(;W[jj]))",
+                "(;GM[4]C[an escaped \\] ) here];B[aa])",
+                "(;GM[4];B[bb]"
+            ]
+        );
+        assert_eq!(parse_main_line(trees[1]).unwrap()[0].value("C"), Some("an escaped ] ) here"));
+        // The unclosed last tree is left for the parser to refuse.
+        assert_eq!(parse_main_line(trees[2]).unwrap_err().reason, "game tree not closed");
+        assert!(game_trees("no tree at all").is_empty());
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn a_model_the_game_does_not_have_is_refused() {
     assert!(stderr.contains("--model value: only Gomoku has more than one model to train"), "{stderr}");
     let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "frob"]);
     assert!(!ok);
-    assert!(stderr.contains("--model frob: expected priors or value"), "{stderr}");
+    assert!(stderr.contains("--model frob: expected priors, value or value-from-moves"), "{stderr}");
     let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "value", "--ridge", "0"]);
     assert!(!ok);
     assert!(stderr.contains("--ridge 0: expected a positive number"), "{stderr}");
@@ -55,10 +55,32 @@ fn move_choice_options_are_refused_where_no_moves_are_learned() {
         assert!(stderr.contains(&format!("--prior-strength {strength}: expected a positive number")), "{stderr}");
     }
     // A prior file of another model is refused before any data is read.
-    let (ok, stderr) = ponder_train(&["--game", "hex", "--prior-weights", "weights/gomoku.patterns"]);
+    for args in [
+        &["--game", "hex", "--prior-weights", "weights/gomoku.patterns"][..],
+        &["--game", "gomoku", "--model", "value-from-moves", "--prior-weights", "weights/gomoku.patterns"],
+    ] {
+        let (ok, stderr) = ponder_train(args);
+        assert!(!ok);
+        assert!(stderr.contains("weights/gomoku.patterns: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("ponder-no-such-data"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_value_from_moves_takes_a_player_and_a_prior_but_no_prior_strength() {
+    let value_from_moves = ["--game", "gomoku", "--model", "value-from-moves"];
+    let (ok, stderr) = ponder_train(&[&value_from_moves[..], &["--prior-strength", "3"]].concat());
     assert!(!ok);
-    assert!(stderr.contains("weights/gomoku.patterns: "), "{stderr}");
-    assert!(!stderr.contains("ponder-no-such-data"), "{stderr}");
+    assert!(stderr.contains("--prior-strength is for the move-prior fits"), "{stderr}");
+    let (ok, stderr) = ponder_train(&[&value_from_moves[..], &["--ridge=-1"]].concat());
+    assert!(!ok);
+    assert!(stderr.contains("--ridge -1: expected a positive number"), "{stderr}");
+    // With a player and the shipped value as the prior the options pass, and the data is read.
+    let (ok, stderr) = ponder_train(
+        &[&value_from_moves[..], &["--learn-from", "rapfi", "--prior-weights", "weights/gomoku.value"]].concat(),
+    );
+    assert!(!ok);
+    assert!(stderr.contains("ponder-no-such-data"), "{stderr}");
 }
 
 #[test]

@@ -335,10 +335,12 @@ fn play_game(options: &SelfplayOptions, game: usize) -> Result<GameRecord, Strin
 }
 
 /// The game records of `dir`, in file-name order: every self-play shard (`*.txt`), whose
-/// moves past the random opening are all choices, and every match record (`*.sgf`, as `ponder
-/// match --sgf` writes them) of `game`, whose moves past the referee's opening are choices of
-/// the player named `learn_from` (a case-insensitive part of `PB` or `PW`; both players' when
-/// `None`). Returns the records, the hash of the files' bytes (FNV-1a 64 over each file's name
+/// moves past the random opening are all choices, and every match record of `game` (`*.sgf`:
+/// one game as `ponder match --sgf` writes them, or a collection of games as c-gomoku-cli's
+/// `-sgf` does), whose moves past the referee's opening are choices of the player named
+/// `learn_from` (a case-insensitive part of `PB` or `PW`; both players' when `None`). The
+/// opening is the root comment's `opening moves: N` line, else the first moves commented
+/// `opening move` (c-gomoku-cli's mark). Returns the records, the hash of the files' bytes (FNV-1a 64 over each file's name
 /// and contents, in that order) and the number of files.
 ///
 /// # Errors
@@ -367,9 +369,14 @@ pub fn load_records(
         hash = fnv1a(hash, name.as_bytes());
         hash = fnv1a(hash, text.as_bytes());
         if path.extension().is_some_and(|ext| ext == "sgf") {
-            let number = records.len();
-            records
-                .push(match_record(game, &text, number, learn_from).map_err(|e| format!("{}: {e}", path.display()))?);
+            // One record per game tree: a file of `ponder match --sgf` holds one, c-gomoku-cli's
+            // `-sgf` file every game of a run.
+            for (index, tree) in crate::sgf::game_trees(&text).into_iter().enumerate() {
+                let number = records.len();
+                let record = match_record(game, tree, number, learn_from)
+                    .map_err(|e| format!("{} (game {}): {e}", path.display(), index + 1))?;
+                records.push(record);
+            }
             continue;
         }
         let size = shard_size(game, text.lines().next().unwrap_or_default())
@@ -400,7 +407,12 @@ fn match_record(game: RecordGame, text: &str, number: usize, learn_from: Option<
     if !record.setup.is_empty() {
         return Err("set-up stones (the fits replay moves from an empty board)".to_string());
     }
-    let random_moves = record.opening_moves().ok_or("no 'opening moves' line in the root comment")?;
+    let random_moves = match record.opening_moves() {
+        Some(count) => count,
+        None => commented_opening_moves(text)
+            .filter(|&count| count > 0)
+            .ok_or("no 'opening moves' line in the root comment and no move commented 'opening move'")?,
+    };
     // Replaying checks every move and names it in the game's notation.
     let board = load_record(&record, None, game.name(), &crate::search::SearchParams::default())?;
     let moves: Vec<String> = board.moves_with_colors().into_iter().map(|(_, text)| text).collect();
@@ -428,6 +440,16 @@ fn match_record(game: RecordGame, text: &str, number: usize, learn_from: Option<
     };
     Ok(GameRecord { size: width, number, winner, random_moves, moves, chooser })
 }
+
+/// How many first moves c-gomoku-cli marked as its opening: it comments each of them
+/// `opening move` (and the engines' moves with their times).
+fn commented_opening_moves(text: &str) -> Option<usize> {
+    let nodes = crate::sgf::parse_main_line(text).ok()?;
+    Some(nodes.iter().skip(1).take_while(|node| node.value("C") == Some(OPENING_MOVE_COMMENT)).count())
+}
+
+/// c-gomoku-cli's comment on a move of its opening.
+const OPENING_MOVE_COMMENT: &str = "opening move";
 
 #[cfg(test)]
 mod tests {
@@ -505,14 +527,47 @@ mod tests {
             load_records(RecordGame::Hex, &dir, learn_from).unwrap_err()
         };
         let error = refused(Some("gnugo"), hex_match_record("ponder", "MoHex", Some(1)));
-        assert!(error.ends_with("game-0001.sgf: 'gnugo' is neither player (PB, PW)"), "{error}");
+        assert!(error.ends_with("game-0001.sgf (game 1): 'gnugo' is neither player (PB, PW)"), "{error}");
         let error = refused(None, hex_match_record("ponder", "MoHex", None));
-        assert!(error.ends_with("no 'opening moves' line in the root comment"), "{error}");
+        assert!(
+            error.ends_with("no 'opening moves' line in the root comment and no move commented 'opening move'"),
+            "{error}"
+        );
         let error = refused(None, hex_match_record("ponder", "MoHex", Some(9)));
         assert!(error.ends_with("more opening moves than moves"), "{error}");
         let error = refused(None, "(;FF[4]GM[4]SZ[15]C[opening moves: 0];B[hh])".to_string());
         assert!(error.ends_with("a gomoku record, not hex"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_c_gomoku_cli_collection_loads_game_by_game_with_its_commented_opening() {
+        // As c-gomoku-cli's `-sgf` writes a run: every game in one file, the opening's moves
+        // commented `opening move`, the engines' moves with their times, a draw as `RE[0]`.
+        let games = "(;FF[4]GM[4]GN[1]EV[rapfi x ponder]RO[1.1]RU[0]SZ[15]PB[rapfi]PW[ponder]RE[B+1]TE[Black win]\n\
+                     ;B[hh]C[opening move];W[ii]C[opening move];B[hi]C[opening move]\n\
+                     ;W[hg]C[480ms];B[hj]C[120ms])\n\n\
+                     (;FF[4]GM[4]GN[2]EV[ponder x rapfi]RO[1.2]RU[0]SZ[15]PB[ponder]PW[rapfi]RE[0]TE[Draw]\n\
+                     ;B[hh]C[opening move];W[ii]C[opening move]\n;B[jj]C[2000ms];W[kk]C[121ms])\n";
+        let dir = std::env::temp_dir().join(format!("ponder-gomocup-records-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("games.sgf"), games).unwrap();
+        let (records, _, files) = load_records(RecordGame::Gomoku, &dir, Some("rapfi")).unwrap();
+        assert_eq!(files, 1);
+        let summary: Vec<_> =
+            records.iter().map(|r| (r.number, r.random_moves, r.winner, r.chooser, r.moves.len())).collect();
+        assert_eq!(summary, [(0, 3, Some(Color::Black), Some(Color::Black), 5), (1, 2, None, Some(Color::White), 4)],);
+        assert_eq!(records[0].moves[..3], ["H8", "J7", "H7"]);
+        // A game of the file that is refused is named by its place in the file.
+        std::fs::write(dir.join("games.sgf"), format!("{games}(;FF[4]GM[4]SZ[15]PB[a]PW[rapfi];B[hh];W[ii])")).unwrap();
+        let error = load_records(RecordGame::Gomoku, &dir, Some("rapfi")).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            error.ends_with(
+                "games.sgf (game 3): no 'opening moves' line in the root comment and no move commented 'opening move'"
+            ),
+            "{error}"
+        );
     }
 
     fn selfplay_is_reproducible(game: RecordGame, size: usize, visits: u64) -> Vec<GameRecord> {

@@ -34,7 +34,7 @@ use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
 
 /// Weights: the side to move's combinations, the opponent's, the constant, the side to move's
 /// threat steps, the opponent's, and the crossings.
-const PARAMETERS: usize = 2 * COMBINATIONS + 1 + 2 * THREAT_STEPS.len() + CROSSINGS;
+pub(super) const PARAMETERS: usize = 2 * COMBINATIONS + 1 + 2 * THREAT_STEPS.len() + CROSSINGS;
 const CONSTANT: usize = 2 * COMBINATIONS;
 const MOVER_THREATS: usize = CONSTANT + 1;
 const OPPONENT_THREATS: usize = MOVER_THREATS + THREAT_STEPS.len();
@@ -52,7 +52,7 @@ pub struct Sample {
 
 /// Whether the evaluation stands in for a search in `board` with `side` to move (see the module
 /// doc).
-fn is_evaluated(board: &ThreatBoard, side: Color) -> bool {
+pub(super) fn is_evaluated(board: &ThreatBoard, side: Color) -> bool {
     board.five_points(side).is_empty()
         && board.five_points(side.opponent()).is_empty()
         && board.winning_four_points(side).is_empty()
@@ -60,7 +60,11 @@ fn is_evaluated(board: &ThreatBoard, side: Color) -> bool {
 
 /// The features of the position `board` with `side` to move.
 fn features(board: &ThreatBoard, side: Color) -> Vec<(usize, f64)> {
-    let evaluation = PatternEvaluation::new(board);
+    features_of(&PatternEvaluation::new(board), side)
+}
+
+/// The features of the position `evaluation` describes, with `side` to move.
+pub(super) fn features_of(evaluation: &PatternEvaluation, side: Color) -> Vec<(usize, f64)> {
     let mut counts = vec![0u32; PARAMETERS];
     for combination in evaluation.combinations(side) {
         counts[combination] += 1;
@@ -120,7 +124,7 @@ fn hand_set_logits() -> Vec<f64> {
 }
 
 /// Value weights in logits, in the fit's order.
-fn logits_of(value: &ValueWeights) -> Vec<f64> {
+pub(super) fn logits_of(value: &ValueWeights) -> Vec<f64> {
     let mut weights: Vec<f64> = value.mover.iter().chain(&value.opponent).map(|&w| f64::from(w)).collect();
     weights.push(f64::from(value.constant));
     weights.extend(
@@ -133,7 +137,7 @@ fn margin(weights: &[f64], sample: &Sample) -> f64 {
     sample.features.iter().map(|&(index, count)| weights[index] * count).sum()
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -182,7 +186,7 @@ fn best_scale(direction: &[f64], samples: &[Sample]) -> f64 {
 
 /// Solves `matrix * x = vector` for a symmetric positive definite `matrix` (row-major,
 /// `n` x `n`) by Cholesky's factorisation.
-fn solve_positive_definite(mut matrix: Vec<f64>, mut vector: Vec<f64>, n: usize) -> Vec<f64> {
+pub(super) fn solve_positive_definite(mut matrix: Vec<f64>, mut vector: Vec<f64>, n: usize) -> Vec<f64> {
     for j in 0..n {
         let mut diagonal = matrix[j * n + j];
         for k in 0..j {
@@ -286,7 +290,7 @@ pub fn weights_file(weights: &[f64], data_hash: u64, description: String) -> Wei
 }
 
 /// The weights of a file, in logits, in the fit's order.
-fn file_logits(file: &WeightsFile) -> Vec<f64> {
+pub(super) fn file_logits(file: &WeightsFile) -> Vec<f64> {
     file.tables.iter().flatten().map(|&w| f64::from(w) / UNITS_PER_LOGIT).collect()
 }
 
