@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 use super::game_selfplay::{GameRecord, RecordGame, load_records};
 use super::gomoku_value_fit::{
-    PARAMETERS, features_of, file_logits, is_evaluated, logits_of, solve_positive_definite, weights_file,
+    features_of, file_logits, is_evaluated, logits_of, solve_positive_definite, weights_file,
 };
 use crate::games::mnk::gomoku_threats::ThreatBoard;
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
@@ -371,6 +371,7 @@ pub fn run_train(data: &Path, out: &Path, options: &MoveValueOptions) -> Result<
 
 #[cfg(test)]
 mod tests {
+    use super::super::gomoku_value_fit::PARAMETERS;
     use super::*;
     use crate::games::Outcome;
     use rand::rngs::SmallRng;
