@@ -340,8 +340,8 @@ fn play_game(options: &SelfplayOptions, game: usize) -> Result<GameRecord, Strin
 /// `-sgf` does), whose moves past the referee's opening are choices of the player named
 /// `learn_from` (a case-insensitive part of `PB` or `PW`; both players' when `None`). The
 /// opening is the root comment's `opening moves: N` line, else the first moves commented
-/// `opening move` (c-gomoku-cli's mark). Returns the records, the hash of the files' bytes (FNV-1a 64 over each file's name
-/// and contents, in that order) and the number of files.
+/// `opening move` (c-gomoku-cli's mark). Returns the records, the hash of the files' bytes
+/// (FNV-1a 64 over each file's name and contents, in that order) and the number of files.
 ///
 /// # Errors
 /// A message when the directory cannot be read, a line or record is malformed, a match record
