@@ -264,6 +264,49 @@ pub fn write_test_shard(dir: &Path, game: RecordGame, size: usize, records: &[Ga
     std::fs::write(dir.join(format!("{}{size}-s0-0000.txt", game.name())), text).unwrap();
 }
 
+/// `count` freestyle Gomoku games on 11x11 for the fits' tests, each from `first` (a random cell
+/// when `None`) and then `choose`'s move from the position, its legal moves and the games'
+/// generator, until a five or `max_moves` stones: self-play-like records (one opening move, no
+/// chooser) whose winner is the five's colour.
+#[cfg(test)]
+pub fn scripted_gomoku_games(
+    count: usize,
+    seed: u64,
+    first: Option<&str>,
+    max_moves: usize,
+    mut choose: impl FnMut(&crate::games::mnk::Mnk, &[crate::games::mnk::Cell], &mut SmallRng) -> crate::games::mnk::Cell,
+) -> Vec<GameRecord> {
+    use crate::games::mnk::{Cell, Mnk, MnkConfig};
+    use crate::games::{Game, GameConfig, Outcome};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut config = MnkConfig::gomoku();
+    config.set_size(11, 11).unwrap();
+    (0..count)
+        .map(|number| {
+            let mut position = Mnk::new(&config);
+            let first = match first {
+                Some(text) => position.parse_move(text).unwrap(),
+                None => Cell(rng.random_range(0..121)),
+            };
+            let mut moves = vec![position.format_move(first)];
+            position.play(first).unwrap();
+            let mut legal = Vec::new();
+            while position.outcome().is_none() && moves.len() < max_moves {
+                legal.clear();
+                position.legal_moves(&mut legal);
+                let mv = choose(&position, &legal, &mut rng);
+                moves.push(position.format_move(mv));
+                position.play(mv).unwrap();
+            }
+            let winner = match position.outcome() {
+                Some(Outcome::Win(color)) => Some(color),
+                _ => None,
+            };
+            GameRecord { size: 11, number, winner, random_moves: 1, moves, chooser: None }
+        })
+        .collect()
+}
+
 /// Seeds of a game: its random opening's generator and its search, from the run seed and the
 /// game's number (SplitMix64 steps, so nearby numbers give unrelated seeds).
 fn game_seed(seed: u64, game: usize, stream: u64) -> u64 {

@@ -113,44 +113,27 @@ mod tests {
     use crate::games::mnk::gomoku_threats::ThreatBoard;
     use crate::knowledge::weights_format;
     use crate::train::bradley_terry::{Gammas, assert_foreign_and_damaged_files_refused};
+    use crate::train::game_selfplay::scripted_gomoku_games;
     use crate::train::game_selfplay::write_test_shard;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
+    use rand::Rng;
 
     /// Games on 11x11 where each side extends its own lines when it can (a cell making an open
     /// three or better), otherwise plays next to any stone at random: a preference the fit must
     /// find.
     fn line_building_games(count: usize, seed: u64) -> Vec<GameRecord> {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut config = MnkConfig::gomoku();
-        config.set_size(11, 11).unwrap();
-        (0..count)
-            .map(|number| {
-                let mut position = Mnk::new(&config);
-                let mut moves = vec!["F6".to_string()];
-                position.play(position.parse_move("F6").unwrap()).unwrap();
-                let mut legal = Vec::new();
-                while position.outcome().is_none() && moves.len() < 40 {
-                    legal.clear();
-                    position.legal_moves(&mut legal);
-                    legal.retain(|&cell| is_candidate(&position, cell, false));
-                    let board = ThreatBoard::new(&position);
-                    let side = position.to_move();
-                    let strong: Vec<Cell> = legal
-                        .iter()
-                        .copied()
-                        .filter(|&cell| {
-                            board.open_three_points(side).contains(cell) || board.four_points(side).contains(cell)
-                        })
-                        .collect();
-                    let pool = if strong.is_empty() { &legal } else { &strong };
-                    let mv = pool[rng.random_range(0..pool.len())];
-                    moves.push(position.format_move(mv));
-                    position.play(mv).unwrap();
-                }
-                GameRecord { size: 11, number, winner: None, random_moves: 1, moves, chooser: None }
-            })
-            .collect()
+        scripted_gomoku_games(count, seed, Some("F6"), 40, |position, legal, rng| {
+            let candidates: Vec<Cell> =
+                legal.iter().copied().filter(|&cell| is_candidate(position, cell, false)).collect();
+            let board = ThreatBoard::new(position);
+            let side = position.to_move();
+            let strong: Vec<Cell> = candidates
+                .iter()
+                .copied()
+                .filter(|&cell| board.open_three_points(side).contains(cell) || board.four_points(side).contains(cell))
+                .collect();
+            let pool = if strong.is_empty() { &candidates } else { &strong };
+            pool[rng.random_range(0..pool.len())]
+        })
     }
 
     #[test]

@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 use super::game_selfplay::{GameRecord, RecordGame, load_records};
 use super::gomoku_value_fit::{
-    features_of, file_logits, is_evaluated, logits_of, solve_positive_definite, weights_file,
+    features_of, file_logits, is_evaluated, logits_of, newton_step, solve_positive_definite, weights_file,
 };
 use crate::games::mnk::gomoku_threats::ThreatBoard;
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
@@ -281,18 +281,8 @@ pub fn fit(choices: &[Choice], prior: &[f64], ridge: f64) -> Vec<f64> {
             }
             touched.clear();
         }
-        // A full Newton step, halved while it does not lower the objective.
         let step = solve_positive_definite(hessian, gradient, n);
-        let before = objective(&weights, prior, choices, ridge);
-        let mut fraction = 1.0;
-        for _ in 0..20 {
-            let trial: Vec<f64> = weights.iter().zip(&step).map(|(w, d)| w - fraction * d).collect();
-            if objective(&trial, prior, choices, ridge) <= before {
-                weights = trial;
-                break;
-            }
-            fraction /= 2.0;
-        }
+        weights = newton_step(weights, &step, |trial| objective(trial, prior, choices, ridge));
     }
     weights
 }
@@ -373,50 +363,27 @@ pub fn run_train(data: &Path, out: &Path, options: &MoveValueOptions) -> Result<
 mod tests {
     use super::super::gomoku_value_fit::PARAMETERS;
     use super::*;
-    use crate::games::Outcome;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
+    use crate::train::game_selfplay::scripted_gomoku_games;
+    use rand::Rng;
 
     /// Games on 11x11 where Black, the player learned from, plays the cell best for its own
     /// lines and half as good for White's (the hand-set cell scores), and White plays next to a
     /// stone at random, until a five or 50 moves.
     fn greedy_black_games(count: usize, seed: u64) -> Vec<GameRecord> {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut config = MnkConfig::gomoku();
-        config.set_size(11, 11).unwrap();
-        (0..count)
-            .map(|number| {
-                let mut position = Mnk::new(&config);
-                let mut moves = Vec::new();
-                let first = Cell(rng.random_range(0..121));
-                moves.push(position.format_move(first));
-                position.play(first).unwrap();
-                let mut legal = Vec::new();
-                while position.outcome().is_none() && moves.len() < 50 {
-                    let board = ThreatBoard::new(&position);
-                    let evaluation = PatternEvaluation::new(&board);
-                    let near = alternatives(&board);
-                    legal.clear();
-                    position.legal_moves(&mut legal);
-                    let pool = if near.is_empty() { &legal } else { &near };
-                    let worth = |cell: Cell| {
-                        2 * evaluation.cell_score(Color::Black, cell) + evaluation.cell_score(Color::White, cell)
-                    };
-                    let mv = if position.to_move() == Color::Black {
-                        *pool.iter().max_by_key(|&&cell| (worth(cell), cell.0)).unwrap()
-                    } else {
-                        pool[rng.random_range(0..pool.len())]
-                    };
-                    moves.push(position.format_move(mv));
-                    position.play(mv).unwrap();
-                }
-                let winner = match position.outcome() {
-                    Some(Outcome::Win(color)) => Some(color),
-                    _ => None,
-                };
-                GameRecord { size: 11, number, winner, random_moves: 1, moves, chooser: Some(Color::Black) }
-            })
-            .collect()
+        let games = scripted_gomoku_games(count, seed, None, 50, |position, legal, rng| {
+            let board = ThreatBoard::new(position);
+            let evaluation = PatternEvaluation::new(&board);
+            let near = alternatives(&board);
+            let pool = if near.is_empty() { legal } else { &near };
+            let worth =
+                |cell: Cell| 2 * evaluation.cell_score(Color::Black, cell) + evaluation.cell_score(Color::White, cell);
+            if position.to_move() == Color::Black {
+                *pool.iter().max_by_key(|&&cell| (worth(cell), cell.0)).unwrap()
+            } else {
+                pool[rng.random_range(0..pool.len())]
+            }
+        });
+        games.into_iter().map(|game| GameRecord { chooser: Some(Color::Black), ..game }).collect()
     }
 
     fn gomoku(moves: &[&str]) -> Mnk {

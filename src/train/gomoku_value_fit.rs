@@ -246,20 +246,25 @@ pub fn fit(samples: &[Sample], ridge: f64) -> ValueFit {
                 }
             }
         }
-        // A full Newton step, halved while it does not lower the objective.
         let step = solve_positive_definite(hessian, gradient, PARAMETERS);
-        let before = objective(&weights, &prior, samples, ridge);
-        let mut fraction = 1.0;
-        for _ in 0..20 {
-            let trial: Vec<f64> = weights.iter().zip(&step).map(|(w, d)| w - fraction * d).collect();
-            if objective(&trial, &prior, samples, ridge) <= before {
-                weights = trial;
-                break;
-            }
-            fraction /= 2.0;
-        }
+        weights = newton_step(weights, &step, |trial| objective(trial, &prior, samples, ridge));
     }
     ValueFit { weights, prior }
+}
+
+/// `weights` less a full Newton `step`, the step halved (up to 20 times) while it does not
+/// lower `objective`; the weights as they were when no step does.
+pub(super) fn newton_step(weights: Vec<f64>, step: &[f64], objective: impl Fn(&[f64]) -> f64) -> Vec<f64> {
+    let before = objective(&weights);
+    let mut fraction = 1.0;
+    for _ in 0..20 {
+        let trial: Vec<f64> = weights.iter().zip(step).map(|(w, d)| w - fraction * d).collect();
+        if objective(&trial) <= before {
+            return trial;
+        }
+        fraction /= 2.0;
+    }
+    weights
 }
 
 /// The penalised negative log-likelihood the fit minimises.
@@ -357,57 +362,32 @@ pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Outcome;
     use crate::games::mnk::Cell;
     use crate::train::bradley_terry::assert_foreign_and_damaged_files_refused;
-    use crate::train::game_selfplay::write_test_shard;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
+    use crate::train::game_selfplay::{scripted_gomoku_games, write_test_shard};
+    use rand::Rng;
 
     /// Games on 11x11 where Black extends its lines greedily (the cell with the best hand-set
     /// score for itself) and White plays next to a stone at random, until a five or 60 moves:
     /// Black wins most, and the side with the better shapes is the one that wins.
     fn lopsided_games(count: usize, seed: u64) -> Vec<GameRecord> {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut config = MnkConfig::gomoku();
-        config.set_size(11, 11).unwrap();
-        (0..count)
-            .map(|number| {
-                let mut position = Mnk::new(&config);
-                let mut moves = Vec::new();
-                let first = Cell(rng.random_range(0..121));
-                moves.push(position.format_move(first));
-                position.play(first).unwrap();
-                let mut legal = Vec::new();
-                while position.outcome().is_none() && moves.len() < 60 {
-                    let board = ThreatBoard::new(&position);
-                    let evaluation = PatternEvaluation::new(&board);
-                    legal.clear();
-                    position.legal_moves(&mut legal);
-                    let side = position.to_move();
-                    let near: Vec<Cell> = legal
-                        .iter()
-                        .copied()
-                        .filter(|&cell| {
-                            evaluation.cell_score(Color::Black, cell) + evaluation.cell_score(Color::White, cell) > 0
-                        })
-                        .collect();
-                    let pool = if near.is_empty() { &legal } else { &near };
-                    let mv = if side == Color::Black && rng.random_range(0..4) > 0 {
-                        *pool.iter().max_by_key(|&&cell| (evaluation.cell_score(side, cell), cell.0)).unwrap()
-                    } else {
-                        pool[rng.random_range(0..pool.len())]
-                    };
-                    moves.push(position.format_move(mv));
-                    position.play(mv).unwrap();
-                }
-                let winner = match position.outcome() {
-                    Some(Outcome::Win(color)) => Some(color),
-                    _ => None,
-                };
-                GameRecord { size: 11, number, winner, random_moves: 1, moves, chooser: None }
-            })
-            .collect()
+        scripted_gomoku_games(count, seed, None, 60, |position, legal, rng| {
+            let evaluation = PatternEvaluation::new(&ThreatBoard::new(position));
+            let near: Vec<Cell> = legal
+                .iter()
+                .copied()
+                .filter(|&cell| {
+                    evaluation.cell_score(Color::Black, cell) + evaluation.cell_score(Color::White, cell) > 0
+                })
+                .collect();
+            let pool = if near.is_empty() { legal } else { &near };
+            let side = position.to_move();
+            if side == Color::Black && rng.random_range(0..4) > 0 {
+                *pool.iter().max_by_key(|&&cell| (evaluation.cell_score(side, cell), cell.0)).unwrap()
+            } else {
+                pool[rng.random_range(0..pool.len())]
+            }
+        })
     }
 
     #[test]
