@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::error::GtpError;
-use super::record_view::{GameRecord, move_between, stones_of};
+use super::record_view::{GameRecord, StartSetup, move_between, stones_of};
 use crate::games::{
     CellNames, Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, perft_estimate, perft_until,
 };
@@ -622,7 +622,7 @@ impl<G: Game> GameRecord for GameState<G> {
         G::CELL_NAMES
     }
 
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color) {
+    fn start_setup(&self) -> StartSetup {
         let start = &self.history[0];
         if start.hash() == G::new(&self.config).hash() {
             return (Vec::new(), start.to_move());

@@ -6,6 +6,10 @@
 
 use crate::games::{CellNames, Color, Game};
 
+/// The stones of a set-up start position (each with its board point, column and row) and the
+/// side to move there.
+pub type StartSetup = (Vec<(Color, (usize, usize))>, Color);
+
 /// Read access to the current game as a record. Every [`ActiveGame`](super::ActiveGame) is one.
 pub trait GameRecord {
     /// The legal moves of the side to move, in the game's notation; empty once the game is over.
@@ -16,7 +20,7 @@ pub trait GameRecord {
     fn cell_names(&self) -> CellNames;
     /// The stones of the start position when it is a set-up (empty for the game's usual start),
     /// and the side to move there.
-    fn start_setup(&self) -> (Vec<(Color, (usize, usize))>, Color);
+    fn start_setup(&self) -> StartSetup;
     /// The moves played since the start or set-up position, with the colour that played each.
     fn moves_with_colors(&self) -> Vec<(Color, String)>;
 }
