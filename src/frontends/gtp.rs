@@ -148,11 +148,8 @@ fn spawn_reader(input: impl Read + Send + 'static, signals: Arc<InputSignals>) -
         .name("stdin-reader".to_string())
         .spawn(move || {
             let mut reader = BufReader::new(input);
-            loop {
-                let line = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
-                    Ok(Some(line)) => line,
-                    Ok(None) | Err(_) => break,
-                };
+            // The end of input and a read error both end the reading.
+            while let Ok(Some(line)) = read_line_capped(&mut reader, MAX_LINE_BYTES) {
                 match &line {
                     Input::Line(raw) if is_interrupt(raw) => {
                         signals.interrupt();
