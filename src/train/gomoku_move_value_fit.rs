@@ -361,9 +361,9 @@ pub fn run_train(data: &Path, out: &Path, options: &MoveValueOptions) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use super::super::gomoku_value_fit::PARAMETERS;
     use super::*;
     use crate::train::game_selfplay::scripted_gomoku_games;
+    use crate::train::gomoku_value_fit::PARAMETERS;
     use rand::Rng;
 
     /// Games on 11x11 where Black, the player learned from, plays the cell best for its own
