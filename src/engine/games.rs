@@ -1018,12 +1018,18 @@ mod tests {
             ],
         ];
         let never = std::sync::atomic::AtomicBool::new(false);
-        let limits =
-            GomokuLimits { max_nodes: Some(10 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
         let mut checked = 0;
         for moves in games {
             let position = gomoku_after(moves);
-            let searched = search_gomoku(&position, &limits).unwrap();
+            // As in genmove, against a threatened forcing win only the moves that stop it.
+            let defence_limits = DefenceLimits::for_seconds(DEFENCE_SECONDS_WITHOUT_CLOCK);
+            let root_moves = gomoku_tactics::forcing_defences(&position, &defence_limits, &never);
+            let limits = |root_moves| GomokuLimits {
+                max_nodes: Some(10 * GOMOKU_NODES_PER_PLAYOUT),
+                root_moves,
+                ..GomokuLimits::to_depth(0, &never)
+            };
+            let searched = search_gomoku(&position, &limits(root_moves)).unwrap();
             let refutes =
                 |mv: Cell| gomoku_tactics::opponent_wins_after(&position, mv, &RefutationLimits::default(), &never);
             if !refutes(searched.best_move) {
@@ -1040,8 +1046,9 @@ mod tests {
             let (answer, _) = session_reply("gomoku", &commands(1));
             let expected = searched.alternatives.iter().copied().find(|&mv| !refutes(mv)).expect("an unrefuted move");
             assert_eq!(answer, position.format_move(expected), "after {moves:?}");
-            // Without the solver's checks the search's move stands.
-            assert_eq!(session_reply("gomoku", &commands(0)).0, position.format_move(searched.best_move));
+            // Without the solver's checks the search's move stands (over every root move).
+            let unchecked = search_gomoku(&position, &limits(None)).unwrap();
+            assert_eq!(session_reply("gomoku", &commands(0)).0, position.format_move(unchecked.best_move));
             checked += 1;
         }
         assert!(checked > 0, "no position where the shallow search's move is refuted");

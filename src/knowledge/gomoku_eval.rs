@@ -618,17 +618,34 @@ impl PatternEvaluation {
 
     /// The value of the position for `to_move`, in [`UNITS_PER_LOGIT`] units.
     pub fn position_value(&self, to_move: Color) -> i32 {
+        self.value_of(to_move, &self.value_totals, &self.threat_counts, &self.crossing_totals)
+    }
+
+    /// The value of the position before the last stone of [`play`](PatternEvaluation::play)
+    /// for the side that then had the move (`to_move`'s opponent), if any stone is journaled.
+    pub fn previous_value(&self, to_move: Color) -> Option<i32> {
+        let mark = self.undo_marks.last()?;
+        Some(self.value_of(to_move.opponent(), &mark.value_totals, &mark.threat_counts, &mark.crossing_totals))
+    }
+
+    fn value_of(
+        &self,
+        to_move: Color,
+        value_totals: &[[i32; 2]; 2],
+        threat_counts: &[[u16; 4]; 2],
+        crossing_totals: &[i32; 2],
+    ) -> i32 {
         let (mover, opponent) = (to_move.index(), to_move.opponent().index());
         let threats = |side: usize, role: usize| -> i32 {
             let values = &self.value.threat_values[role];
-            (0..4).map(|kind| values[kind][usize::from(self.threat_counts[side][kind]).min(COUNT_CAP)]).sum()
+            (0..4).map(|kind| values[kind][usize::from(threat_counts[side][kind]).min(COUNT_CAP)]).sum()
         };
-        self.value_totals[mover][0]
-            + self.value_totals[opponent][1]
+        value_totals[mover][0]
+            + value_totals[opponent][1]
             + self.value.constant
             + threats(mover, 0)
             + threats(opponent, 1)
-            + self.crossing_totals[mover]
+            + crossing_totals[mover]
     }
 
     /// The crossing of each empty cell with `to_move` to move, but for the pair of two
@@ -798,6 +815,38 @@ mod tests {
             assert_eq!(fresh.crossing_totals, evaluation.crossing_totals);
         }
         assert!(played > 5, "the walk played too few stones: {played}");
+    }
+
+    #[test]
+    fn the_previous_value_is_that_of_the_position_before_the_last_stone() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(17);
+        let mut board = ThreatBoard::empty(15, 15, false);
+        let mut evaluation = PatternEvaluation::new(&board);
+        assert_eq!(evaluation.previous_value(Color::Black), None, "nothing played yet");
+        // Each position's value for the side to move, before every stone played since.
+        let mut values_before = Vec::new();
+        let mut to_move = Color::Black;
+        for _ in 0..40 {
+            let cell = board.cell(rng.random_range(3..12), rng.random_range(3..12));
+            if !board.is_empty(cell) {
+                continue;
+            }
+            values_before.push(PatternEvaluation::new(&board).position_value(to_move));
+            board.play(to_move, cell);
+            evaluation.play(&board, cell);
+            to_move = to_move.opponent();
+            // The side that moved before the stone is the opponent of the side to move now.
+            assert_eq!(evaluation.previous_value(to_move), values_before.last().copied());
+        }
+        while let Some(before) = values_before.pop() {
+            board.undo();
+            evaluation.undo();
+            to_move = to_move.opponent();
+            assert_eq!(evaluation.position_value(to_move), before);
+            let earlier = values_before.last().copied();
+            assert_eq!(evaluation.previous_value(to_move), earlier);
+        }
     }
 
     #[test]
