@@ -2,8 +2,8 @@
 //! transposition table (kept from move to move by [`search_gomoku_keeping`]), the pattern
 //! evaluation of [`crate::knowledge::gomoku_eval`] (its trained position value at the leaves,
 //! averaged over the leaf and the position before it, its hand-set cell scores for the move
-//! order), and Gomoku's forced-move rules at every
-//! node, as classical engines (Rapfi's classical mode among them) search:
+//! order), and Gomoku's forced-move rules at every node, as classical engines (Rapfi's
+//! classical mode among them) search:
 //!
 //! - the side to move makes five when it can (a win);
 //! - against the opponent's four it may only block (two fours: lost);
