@@ -425,13 +425,8 @@ pub struct PatternEvaluation {
     /// cell): a stone changes one line of each cell that sees it, so one shape is looked up
     /// again, not four.
     packed_shapes: [Vec<u16>; 2],
-    /// Per colour: the sum of its cells' value weights as the side to move (0) and as the
-    /// opponent (1).
-    value_totals: [[i32; 2]; 2],
-    /// Per colour and [`ThreatKind`]: how many of its cells are of that kind.
-    threat_counts: [[u16; 4]; 2],
-    /// Per colour to move: the sum of the crossings' weights of the cells.
-    crossing_totals: [i32; 2],
+    /// What the position value is computed from.
+    sums: ValueSums,
     shapes: &'static [LineShape],
     cell_scores: &'static [i32],
     value: &'static ValueTables,
@@ -447,12 +442,23 @@ pub struct PatternEvaluation {
     changed_cells: Vec<(u16, [u16; 2])>,
 }
 
+/// The sums over the cells that the position value is computed from, kept up to date stone by
+/// stone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ValueSums {
+    /// Per colour: the sum of its cells' value weights as the side to move (0) and as the
+    /// opponent (1).
+    value_totals: [[i32; 2]; 2],
+    /// Per colour and [`ThreatKind`]: how many of its cells are of that kind.
+    threat_counts: [[u16; 4]; 2],
+    /// Per colour to move: the sum of the crossings' weights of the cells.
+    crossing_totals: [i32; 2],
+}
+
 /// The sums of a [`PatternEvaluation`] before a stone, and the first of its changed cells.
 #[derive(Clone, Copy)]
 struct UndoMark {
-    value_totals: [[i32; 2]; 2],
-    threat_counts: [[u16; 4]; 2],
-    crossing_totals: [i32; 2],
+    sums: ValueSums,
     changed_from: usize,
 }
 
@@ -469,9 +475,7 @@ impl PatternEvaluation {
         let cells = board.width() * board.height();
         let mut evaluation = PatternEvaluation {
             packed_shapes: [vec![0; cells], vec![0; cells]],
-            value_totals: [[0; 2]; 2],
-            threat_counts: [[0; 4]; 2],
-            crossing_totals: [0; 2],
+            sums: ValueSums::default(),
             shapes: &SHAPE_TABLES[usize::from(board.exact_five())],
             cell_scores: &CELL_SCORES,
             value,
@@ -508,12 +512,7 @@ impl PatternEvaluation {
     /// noting what changed so that [`undo`](PatternEvaluation::undo) restores it without
     /// scoring anything again (searches put and take back stones in order).
     pub fn play(&mut self, board: &ThreatBoard, cell: Cell) {
-        self.undo_marks.push(UndoMark {
-            value_totals: self.value_totals,
-            threat_counts: self.threat_counts,
-            crossing_totals: self.crossing_totals,
-            changed_from: self.changed_cells.len(),
-        });
+        self.undo_marks.push(UndoMark { sums: self.sums, changed_from: self.changed_cells.len() });
         self.rescore_around(board, cell, true);
     }
 
@@ -528,9 +527,7 @@ impl PatternEvaluation {
             self.packed_shapes[0][usize::from(index)] = old[0];
             self.packed_shapes[1][usize::from(index)] = old[1];
         }
-        self.value_totals = mark.value_totals;
-        self.threat_counts = mark.threat_counts;
-        self.crossing_totals = mark.crossing_totals;
+        self.sums = mark.sums;
     }
 
     fn rescore_around(&mut self, board: &ThreatBoard, cell: Cell, journaled: bool) {
@@ -584,8 +581,8 @@ impl PatternEvaluation {
             let [old, packed] = packings[side];
             self.packed_shapes[side][index] = packed;
             let (old, packed) = (usize::from(old), usize::from(packed));
-            self.value_totals[side][0] += mover_table[packed] - mover_table[old];
-            self.value_totals[side][1] += opponent_table[packed] - opponent_table[old];
+            self.sums.value_totals[side][0] += mover_table[packed] - mover_table[old];
+            self.sums.value_totals[side][1] += opponent_table[packed] - opponent_table[old];
             traits[side] = [self.cell_traits[old], self.cell_traits[packed]];
             let changed = (traits[side][0] ^ traits[side][1]) >> THREAT_FLAGS_SHIFT;
             if changed != 0 {
@@ -593,9 +590,9 @@ impl PatternEvaluation {
                 for kind in 0..4 {
                     if changed >> kind & 1 != 0 {
                         if gained >> kind & 1 != 0 {
-                            self.threat_counts[side][kind] += 1;
+                            self.sums.threat_counts[side][kind] += 1;
                         } else {
-                            self.threat_counts[side][kind] -= 1;
+                            self.sums.threat_counts[side][kind] -= 1;
                         }
                     }
                 }
@@ -606,7 +603,7 @@ impl PatternEvaluation {
             let crossings = &self.value.crossings;
             for (mover, opponent) in [(0, 1), (1, 0)] {
                 let crossing = |when: usize| crossings[8 * strongest(mover, when) + strongest(opponent, when)];
-                self.crossing_totals[mover] += crossing(1) - crossing(0);
+                self.sums.crossing_totals[mover] += crossing(1) - crossing(0);
             }
         }
     }
@@ -618,23 +615,19 @@ impl PatternEvaluation {
 
     /// The value of the position for `to_move`, in [`UNITS_PER_LOGIT`] units.
     pub fn position_value(&self, to_move: Color) -> i32 {
-        self.value_of(to_move, &self.value_totals, &self.threat_counts, &self.crossing_totals)
+        self.value_of(to_move, &self.sums)
     }
 
     /// The value of the position before the last stone of [`play`](PatternEvaluation::play)
     /// for the side that then had the move (`to_move`'s opponent), if any stone is journaled.
     pub fn previous_value(&self, to_move: Color) -> Option<i32> {
         let mark = self.undo_marks.last()?;
-        Some(self.value_of(to_move.opponent(), &mark.value_totals, &mark.threat_counts, &mark.crossing_totals))
+        Some(self.value_of(to_move.opponent(), &mark.sums))
     }
 
-    fn value_of(
-        &self,
-        to_move: Color,
-        value_totals: &[[i32; 2]; 2],
-        threat_counts: &[[u16; 4]; 2],
-        crossing_totals: &[i32; 2],
-    ) -> i32 {
+    /// The position value for `to_move` from `sums`.
+    fn value_of(&self, to_move: Color, sums: &ValueSums) -> i32 {
+        let ValueSums { value_totals, threat_counts, crossing_totals } = sums;
         let (mover, opponent) = (to_move.index(), to_move.opponent().index());
         let threats = |side: usize, role: usize| -> i32 {
             let values = &self.value.threat_values[role];
@@ -657,7 +650,7 @@ impl PatternEvaluation {
 
     /// How many of `color`'s empty cells are of each [`ThreatKind`] (indexed by the kind).
     pub fn threat_counts(&self, color: Color) -> [u16; 4] {
-        self.threat_counts[color.index()]
+        self.sums.threat_counts[color.index()]
     }
 
     /// The combination of each of `color`'s empty cells that has one (not
@@ -778,9 +771,9 @@ mod tests {
                     }
                     // The incremental sums equal the sums from scratch.
                     let fresh = PatternEvaluation::new(&board);
-                    assert_eq!(fresh.value_totals, evaluation.value_totals);
-                    assert_eq!(fresh.threat_counts, evaluation.threat_counts);
-                    assert_eq!(fresh.crossing_totals, evaluation.crossing_totals);
+                    assert_eq!(fresh.sums.value_totals, evaluation.sums.value_totals);
+                    assert_eq!(fresh.sums.threat_counts, evaluation.sums.threat_counts);
+                    assert_eq!(fresh.sums.crossing_totals, evaluation.sums.crossing_totals);
                     assert_eq!(fresh.packed_shapes, evaluation.packed_shapes);
                     values.push((evaluation.position_value(Color::Black), evaluation.position_value(Color::White)));
                 }
@@ -810,9 +803,9 @@ mod tests {
             }
             let fresh = PatternEvaluation::new(&board);
             assert_eq!(fresh.packed_shapes, evaluation.packed_shapes);
-            assert_eq!(fresh.value_totals, evaluation.value_totals);
-            assert_eq!(fresh.threat_counts, evaluation.threat_counts);
-            assert_eq!(fresh.crossing_totals, evaluation.crossing_totals);
+            assert_eq!(fresh.sums.value_totals, evaluation.sums.value_totals);
+            assert_eq!(fresh.sums.threat_counts, evaluation.sums.threat_counts);
+            assert_eq!(fresh.sums.crossing_totals, evaluation.sums.crossing_totals);
         }
         assert!(played > 5, "the walk played too few stones: {played}");
     }
