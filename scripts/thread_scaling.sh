@@ -1,0 +1,45 @@
+#!/bin/bash
+# Thread scaling of issues 14 and 16 in one run, for a lent many-core machine:
+#   1. `ponder bench --threads N`: every game's playout rate at one thread and at N;
+#   2. FFO #40-#49 solved on one thread and on N (the endgame solver's speedup).
+#
+#   scripts/thread_scaling.sh PONDER FFO_FILE [THREADS] [OUT_DIR]
+#
+# PONDER is a release binary built beforehand (`cargo build --release`, then
+# `strip -o SOMEWHERE/ponder target/release/ponder` to carry it: the machine may have no Rust).
+# FFO_FILE holds FFO #40-#59 in the format of tests/data/reversi/ffo1-19.txt (the shared data
+# folder's reversi/ffo40-59.txt). THREADS defaults to 16. The full output also goes to
+# OUT_DIR/thread_scaling.log when OUT_DIR is given; the last lines printed are the summary.
+# Takes about 2.5 minutes on 16 cores: 75 s of bench, 45 s and 10 s of solving.
+#
+# Keep background jobs out of this script: a plain `wait` also waits for a `>(tee ...)`
+# process substitution, which never ends while the script's output is open (a device run was
+# lost to that once).
+set -u
+ponder=${1:?usage: thread_scaling.sh PONDER FFO_FILE [THREADS] [OUT_DIR]}
+ffo=${2:?usage: thread_scaling.sh PONDER FFO_FILE [THREADS] [OUT_DIR]}
+threads=${3:-16}
+out=${4:-}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run() {
+    echo "\$ $*" | tee -a "$log"
+    "$@" 2>&1 | tee -a "$log"
+}
+
+{ nproc; lscpu | grep -E 'Model name|Thread\(s\) per core|Core\(s\) per socket|Socket\(s\)'; } | tee -a "$log"
+run "$ponder" bench --threads "$threads"
+run "$ponder" solve --game reversi "$ffo" --first 10 --threads 1
+run "$ponder" solve --game reversi "$ffo" --first 10 --threads "$threads"
+[ -n "$out" ] && cp "$log" "$out/thread_scaling.log"
+
+echo "== summary ($threads threads against one)"
+grep -E 'playouts/second:' "$log"
+grep -E '^total:' "$log" | awk -v threads="$threads" '
+    { for (i = 1; i <= NF; i++) if ($i == "s,") seconds[NR] = $(i - 1); nodes[NR] = $(NF - 5) }
+    END {
+        if (NR == 2)
+            printf "first 10 FFO positions: %s s on 1 thread, %s s on %d: %.2fx, %.2fx the nodes\n",
+                seconds[1], seconds[2], threads, seconds[1] / seconds[2], nodes[2] / nodes[1]
+    }'
