@@ -371,13 +371,17 @@ impl<'a> ThreatSearch<'a> {
     /// open four, so these are all the moves worth refuting.
     fn three_defences(&mut self) -> Vec<Cell> {
         let threats = *self.board.winning_four_points(self.attacker);
-        // A stone changes a cell's patterns only from within five cells on one of its lines, so
-        // a defence must lie in that zone of every threat cell.
+        // A stone changes a cell's pattern in one line only from within five cells on that line,
+        // and a threat cell threatens through the lines where it makes a four: a defence must
+        // lie on one of those lines of every threat cell (or on the cell).
         let mut zone: Option<CellSet> = None;
         for threat in threats.iter() {
             let mut near = CellSet::new();
             near.insert(threat);
-            for direction in 0..LINE_DIRECTIONS.len() {
+            let makes_four =
+                |direction: usize| self.board.line_pattern(self.attacker, threat, direction) >= LinePattern::Four;
+            let any_four = (0..LINE_DIRECTIONS.len()).any(makes_four);
+            for direction in (0..LINE_DIRECTIONS.len()).filter(|&direction| !any_four || makes_four(direction)) {
                 for steps in (-5..=5).filter(|&steps| steps != 0) {
                     if let Some(cell) = self.board.step(threat, direction, steps)
                         && self.board.is_empty(cell)
@@ -814,6 +818,48 @@ mod tests {
             }
         }
         assert!(wins >= 15 && losses >= 15, "{wins} wins, {losses} losses");
+    }
+
+    #[test]
+    fn the_defences_of_a_threat_are_every_cell_that_stops_it() {
+        // Brute force over every empty cell: the defences found within the threat cells' four
+        // lines must be exactly the cells that leave the attacker no open four, double four or
+        // five, followed by the defender's other fours.
+        let mut rng = SmallRng::seed_from_u64(21);
+        let stop = not_stopped();
+        let mut threats_seen = 0;
+        for round in 0..600 {
+            let stones = rng.random_range(8..40);
+            let position = random_position(&mut rng, 15, 15, round % 2 == 1, stones);
+            let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
+            let board = ThreatBoard::new(&position);
+            let defender = attacker.opponent();
+            if board.winning_four_points(attacker).is_empty()
+                || !board.five_points(attacker).is_empty()
+                || !board.five_points(defender).is_empty()
+            {
+                continue;
+            }
+            threats_seen += 1;
+            let mut search = ThreatSearch::new(board.clone(), attacker, Mode::Threats, u64::MAX, &stop);
+            let found = search.three_defences();
+            let mut expected: Vec<Cell> = (0..15 * 15)
+                .map(|index| Cell(index as u16))
+                .filter(|&cell| {
+                    if !board.is_empty(cell) {
+                        return false;
+                    }
+                    let mut after = board.clone();
+                    after.play(defender, cell);
+                    after.winning_four_points(attacker).is_empty() && after.five_points(attacker).is_empty()
+                })
+                .collect();
+            let counter_fours: Vec<Cell> =
+                board.four_points(defender).iter().filter(|cell| !expected.contains(cell)).collect();
+            expected.extend(counter_fours);
+            assert_eq!(found, expected, "\n{}\n{attacker}", position.board_text());
+        }
+        assert!(threats_seen >= 50, "only {threats_seen} positions with a threat");
     }
 
     #[test]
