@@ -51,11 +51,13 @@ CASES = {
     "reversi-30-empties-solve-4-threads": ([], ["param_search threads 4"] + reversi_setup(30),
                                            "ponder-solve b"),
     "connect4-7x6-solve": ([], ["set_game connect4", "boardsize 7 6", "play b d"], "ponder-solve w"),
-    # A middle game where neither VCF nor VCT finds a win: the solve gives up after about 1.4 s
-    # (its node limits), so it is interrupted after 0.3 s instead of --run-seconds.
+    # A middle game where Rapfi saw a win for White that neither VCF nor VCT finds: the solve
+    # gives up after about 0.6 s (its node limits), so it is interrupted after 0.15 s instead of
+    # --run-seconds.
     "gomoku-15x15-solve": ([], ["set_game gomoku", "boardsize 15"]
                            + [f"play {'bw'[index % 2]} {move}" for index, move in
-                              enumerate("G7 F8 E7 F7 G9 C8 B9 H9 B8 J8".split())], "ponder-solve b", 0.3),
+                              enumerate("J7 K9 J9 J10 H11 H8 H7 L8 J6 L6 L9 K8 J8 J5 M8 M7 N6".split())],
+                           "ponder-solve w", 0.15),
     # genmove without limits: the solver hook runs first (Reversi's endgame solve at 20
     # empties, which takes well under a second, hence the 0.1 s; Connect Four's solve; Hex's
     # virtual connections; Gomoku's threat search), then the search.

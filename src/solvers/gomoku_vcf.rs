@@ -3,9 +3,14 @@
 //! [`must_block`] and a batch runner for VCF puzzle files.
 //!
 //! The searches work on a [`ThreatBoard`] (incremental threat patterns) with make/unmake, a
-//! transposition table keyed by the position's Zobrist hash ([`Game::hash`] of the same
-//! [`Mnk`] with the attacker to move), iterative deepening on the number of attacker moves, a
-//! node limit and a stop flag. Both rules (freestyle, exact five) come from the position.
+//! node limit and a stop flag. VCF is a depth-first search with a transposition table keyed by
+//! the position's Zobrist hash ([`Game::hash`] of the same [`Mnk`] with the attacker to move)
+//! and iterative deepening on the number of attacker moves. VCT first looks for a short line
+//! the same way, within a quarter of its nodes, then runs a depth-first proof-number search
+//! (df-pn) over a tree it keeps, with a VCF check at each attacker node: that goes where the
+//! defender has fewest answers, and on the won-position table the two together find more wins
+//! than the depth-first search alone did in less time. Both rules (freestyle, exact five) come
+//! from the position.
 //!
 //! Forcing rules, as the searches apply them (attacker A, defender D):
 //! - A wins at once with a five; if D has a five point, A must block it (two: A has lost), and
@@ -34,9 +39,11 @@ pub struct VcfOptions {
     pub max_nodes: u64,
     /// The most attacker moves in a line, the final five not counted.
     pub max_attacker_moves: u32,
-    /// Deepen one attacker move at a time, so a shortest line is found (VCF puzzles: about ten
-    /// times the nodes); otherwise one depth-first search to `max_attacker_moves` returns the
-    /// first line it meets.
+    /// VCF only: deepen one attacker move at a time, so a shortest line is found (VCF puzzles:
+    /// about ten times the nodes); otherwise one depth-first search to `max_attacker_moves`
+    /// returns the first line it meets. VCT ignores it: its short lines are found shortest
+    /// first, its longer ones by the proof-number search, which finds a proof's line, not
+    /// always a shortest one.
     pub shortest_line: bool,
 }
 
@@ -46,8 +53,8 @@ impl VcfOptions {
         VcfOptions { max_nodes: 2_000_000, max_attacker_moves: 60, shortest_line: false }
     }
 
-    /// Limits for VCT: threes branch widely, so lines are kept short and searched shortest
-    /// first (a deep wrong line would otherwise eat the node budget).
+    /// Limits for VCT: threes branch widely, so lines are kept short (20 attacker moves found
+    /// no more of the won-position table than 10).
     pub const fn vct() -> VcfOptions {
         VcfOptions { max_nodes: 300_000, max_attacker_moves: 10, shortest_line: true }
     }
@@ -95,6 +102,13 @@ enum Mode {
 /// The node limit or the stop flag ended the search.
 struct Aborted;
 
+/// What expanding a proof-number leaf found.
+enum PnExpansion {
+    Proven,
+    Disproven,
+    Children(Vec<Cell>),
+}
+
 /// How often (in nodes) the stop flag is read.
 const STOP_POLL_INTERVAL: u64 = 256;
 /// A transposition entry for a failure that no depth limit caused.
@@ -130,9 +144,57 @@ fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBoo
         None => {}
     }
     let mut search = ThreatSearch::new(ThreatBoard::new(position), attacker, mode, options.max_nodes, stop);
-    let outcome = search.iterative_deepening(options.max_attacker_moves, options.shortest_line);
+    let outcome = match mode {
+        Mode::Fours => search.iterative_deepening(options.max_attacker_moves, options.shortest_line),
+        Mode::Threats => search.shallow_then_proof_number(options.max_attacker_moves),
+    };
     VcfResult { outcome, nodes: search.nodes }
 }
+
+/// Proof and disproof numbers beyond any real count: the node is proven (or disproven).
+const PN_INFINITY: u32 = u32::MAX / 2;
+
+/// One node of a proof-number search's tree: the move that leads to it, its numbers, and its
+/// children (a range of the tree's vector, once expanded).
+#[derive(Clone, Copy, Debug)]
+struct PnNode {
+    mv: Cell,
+    proof: u32,
+    disproof: u32,
+    first_child: u32,
+    child_count: u32,
+    expanded: bool,
+}
+
+impl PnNode {
+    fn leaf(mv: Cell) -> PnNode {
+        PnNode { mv, proof: 1, disproof: 1, first_child: 0, child_count: 0, expanded: false }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        self.first_child as usize..(self.first_child + self.child_count) as usize
+    }
+}
+
+/// The state a depth-first proof-number search passes down.
+struct PnContext<'t> {
+    tree: &'t mut Vec<PnNode>,
+    max_depth: usize,
+}
+
+/// A child's threshold reaches 1/`PN_EPSILON_DIVISOR` past its best sibling's number, not
+/// just one past it (Pawlewicz and Lew's 1+ε trick): the search switches subtrees less often,
+/// and each switch replays moves.
+const PN_EPSILON_DIVISOR: u32 = 2;
+
+/// See [`ThreatSearch::shallow_then_proof_number`]: the share of a VCT's nodes and the most
+/// attacker moves of its depth-first start.
+const SHALLOW_VCT_SHARE: u64 = 4;
+const SHALLOW_VCT_ATTACKER_MOVES: u32 = 5;
+
+/// The most nodes a proof-number tree holds (20 bytes each: at most 40 MiB). The won-position
+/// table at the default 300,000 nodes stays under it.
+const PN_MAX_TREE: usize = 1 << 21;
 
 /// The state of one threat search: the board it plays on, the current line and the tables.
 struct ThreatSearch<'a> {
@@ -286,6 +348,234 @@ impl<'a> ThreatSearch<'a> {
             *entry = (*entry).max(stored);
         }
         Ok(won)
+    }
+
+    /// VCT: short lines first by the depth-first search, shortest first, within
+    /// 1/[`SHALLOW_VCT_SHARE`] of the nodes and [`SHALLOW_VCT_ATTACKER_MOVES`]; then, if that
+    /// found nothing, the proof-number search with the nodes left. The depth-first search finds
+    /// a short VCT in a few hundred nodes where the proof-number search can wander among the
+    /// defences for tens of thousands; it is the longer ones that the proof-number search
+    /// finds where the depth-first one runs out of nodes.
+    fn shallow_then_proof_number(&mut self, max_attacker_moves: u32) -> VcfOutcome {
+        let shallow_moves = max_attacker_moves.min(SHALLOW_VCT_ATTACKER_MOVES);
+        let total = self.max_nodes;
+        self.max_nodes = total / SHALLOW_VCT_SHARE;
+        let shallow = self.iterative_deepening(shallow_moves, true);
+        self.max_nodes = total;
+        match shallow {
+            VcfOutcome::Win(line) => VcfOutcome::Win(line),
+            VcfOutcome::NotFound if shallow_moves == max_attacker_moves => VcfOutcome::NotFound,
+            _ if self.stop.load(Ordering::Relaxed) => VcfOutcome::Unknown,
+            _ => self.proof_number_search(max_attacker_moves),
+        }
+    }
+
+    /// VCT by proof-number search: the tree is kept whole, and each step expands the most
+    /// proving leaf (the one whose proof would prove the root soonest, or whose disproof would
+    /// disprove it), so the search goes where the defender has fewest answers instead of
+    /// deepening every line alike. Attacker (OR) nodes: a five, the block of the defender's
+    /// four, a winning four or a VCF settle them, else the threat moves are their children;
+    /// defender (AND) nodes: the block of a four, else every defence of the open three. A line
+    /// longer than `max_attacker_moves` counts as a failure.
+    fn proof_number_search(&mut self, max_attacker_moves: u32) -> VcfOutcome {
+        let max_depth = max_attacker_moves.min(FAILED_AT_ANY_DEPTH as u32 - 1) as usize;
+        let mut tree = vec![PnNode::leaf(Cell(0))];
+        let mut context = PnContext { tree: &mut tree, max_depth };
+        if self.depth_first_pn(&mut context, 0, 0, PN_INFINITY, PN_INFINITY).is_err() {
+            return VcfOutcome::Unknown;
+        }
+        if tree[0].proof != 0 {
+            return VcfOutcome::NotFound;
+        }
+        // One branch of the proof: the attacker's proven moves and the defender's first answers,
+        // played out to where a node was proven without children.
+        let mut line = Vec::new();
+        let mut index = 0;
+        while tree[index].child_count > 0 {
+            let attacker_to_move = line.len().is_multiple_of(2);
+            let mut children = tree[index].children();
+            let next = if attacker_to_move { children.find(|&child| tree[child].proof == 0) } else { children.next() };
+            let Some(next) = next else { break };
+            let color = if attacker_to_move { self.attacker } else { self.defender };
+            self.board.play(color, tree[next].mv);
+            line.push(tree[next].mv);
+            index = next;
+        }
+        // Where the attacker is to move, the line ends with what proved the node: a five, the
+        // block of the defender's four or a winning four, or the VCF found again.
+        let moves_played = line.len();
+        if moves_played.is_multiple_of(2) {
+            line.extend(self.finishing_moves());
+        }
+        for _ in 0..moves_played {
+            self.board.undo();
+        }
+        VcfOutcome::Win(line)
+    }
+
+    /// The moves that end an attacker node proven without children (see
+    /// [`ThreatSearch::expand_attacker`]), the board left as it was: none when the stop flag
+    /// cuts the VCF short.
+    fn finishing_moves(&mut self) -> Vec<Cell> {
+        let (attacker, defender) = (self.attacker, self.defender);
+        if let Some(five) = self.board.five_points(attacker).first() {
+            return vec![five];
+        }
+        if let Some(block) = self.board.five_points(defender).first() {
+            return vec![block];
+        }
+        if let Some(winning) = self.board.winning_four_points(attacker).first() {
+            return vec![winning];
+        }
+        // The VCF was found once within the node limit; finding it again must not stop there.
+        let max_nodes = std::mem::replace(&mut self.max_nodes, u64::MAX);
+        let found = matches!(self.vcf_from_here(), Ok(true));
+        self.max_nodes = max_nodes;
+        if found { std::mem::take(&mut self.winning_line) } else { Vec::new() }
+    }
+
+    /// Depth-first proof-number search (Nagai's df-pn, over a tree kept whole) below `node`, at
+    /// `depth` plies from the root, until its proof number reaches `proof_threshold` or its
+    /// disproof number `disproof_threshold`: the search stays in a subtree for as long as its
+    /// most proving leaf would be found there, instead of going back to the root each time.
+    fn depth_first_pn(
+        &mut self,
+        context: &mut PnContext,
+        node: usize,
+        depth: usize,
+        proof_threshold: u32,
+        disproof_threshold: u32,
+    ) -> Result<(), Aborted> {
+        let attacker_to_move = depth.is_multiple_of(2);
+        if !context.tree[node].expanded {
+            let expansion = if attacker_to_move {
+                self.expand_attacker(depth / 2 >= context.max_depth)?
+            } else {
+                self.expand_defender()?
+            };
+            let first_child = context.tree.len() as u32;
+            if let PnExpansion::Children(moves) = &expansion
+                && context.tree.len() + moves.len() > PN_MAX_TREE
+            {
+                return Err(Aborted);
+            }
+            let leaf = &mut context.tree[node];
+            leaf.expanded = true;
+            match expansion {
+                PnExpansion::Proven => (leaf.proof, leaf.disproof) = (0, PN_INFINITY),
+                PnExpansion::Disproven => (leaf.proof, leaf.disproof) = (PN_INFINITY, 0),
+                PnExpansion::Children(moves) => {
+                    leaf.first_child = first_child;
+                    leaf.child_count = moves.len() as u32;
+                    context.tree.extend(moves.into_iter().map(PnNode::leaf));
+                }
+            }
+        }
+        loop {
+            let children = context.tree[node].children();
+            if children.is_empty() {
+                return Ok(());
+            }
+            // The node's numbers from its children, and the child to search with its second
+            // best rival (the child's threshold stops where that rival would take over).
+            let tree = &*context.tree;
+            let (mut best, mut best_number, mut second_number) = (children.start, PN_INFINITY, PN_INFINITY);
+            let mut sum = 0u32;
+            for child in children {
+                let (selecting, summed) = if attacker_to_move {
+                    (tree[child].proof, tree[child].disproof)
+                } else {
+                    (tree[child].disproof, tree[child].proof)
+                };
+                sum = sum.saturating_add(summed);
+                if selecting < best_number {
+                    second_number = best_number;
+                    best_number = selecting;
+                    best = child;
+                } else if selecting < second_number {
+                    second_number = selecting;
+                }
+            }
+            let sum = sum.min(PN_INFINITY);
+            let (proof, disproof) = if attacker_to_move { (best_number, sum) } else { (sum, best_number) };
+            context.tree[node].proof = proof;
+            context.tree[node].disproof = disproof;
+            if proof >= proof_threshold || disproof >= disproof_threshold || proof == 0 || disproof == 0 {
+                return Ok(());
+            }
+            let child = context.tree[best];
+            let (child_proof, child_disproof) = if attacker_to_move {
+                let rival = second_number.saturating_add((second_number / PN_EPSILON_DIVISOR).max(1));
+                (proof_threshold.min(rival), (disproof_threshold - disproof).saturating_add(child.disproof))
+            } else {
+                let rival = second_number.saturating_add((second_number / PN_EPSILON_DIVISOR).max(1));
+                ((proof_threshold - proof).saturating_add(child.proof), disproof_threshold.min(rival))
+            };
+            // Every move played counts as a node, as in the depth-first search: going back
+            // into an expanded child costs its move too (the expansion counts a new one).
+            if child.expanded {
+                self.count_node()?;
+            }
+            let color = if attacker_to_move { self.attacker } else { self.defender };
+            self.board.play(color, child.mv);
+            let result = self.depth_first_pn(
+                context,
+                best,
+                depth + 1,
+                child_proof.min(PN_INFINITY),
+                child_disproof.min(PN_INFINITY),
+            );
+            self.board.undo();
+            result?;
+        }
+    }
+
+    /// A proof-number leaf with the attacker to move (see [`ThreatSearch::attacker_turn`]).
+    fn expand_attacker(&mut self, out_of_depth: bool) -> Result<PnExpansion, Aborted> {
+        self.count_node()?;
+        let (attacker, defender) = (self.attacker, self.defender);
+        if !self.board.five_points(attacker).is_empty() {
+            return Ok(PnExpansion::Proven);
+        }
+        let defender_fives = *self.board.five_points(defender);
+        if defender_fives.len() >= 2 {
+            return Ok(PnExpansion::Disproven);
+        }
+        if out_of_depth {
+            return Ok(PnExpansion::Disproven);
+        }
+        let winning_fours = self.board.winning_four_points(attacker);
+        if let Some(block) = defender_fives.first() {
+            if winning_fours.contains(block) {
+                return Ok(PnExpansion::Proven);
+            }
+            return Ok(PnExpansion::Children(vec![block]));
+        }
+        if !winning_fours.is_empty() || self.vcf_from_here()? {
+            return Ok(PnExpansion::Proven);
+        }
+        let moves = self.ordered_threat_moves();
+        Ok(if moves.is_empty() { PnExpansion::Disproven } else { PnExpansion::Children(moves) })
+    }
+
+    /// A proof-number leaf with the defender to move (see [`ThreatSearch::defender_turn`]).
+    fn expand_defender(&mut self) -> Result<PnExpansion, Aborted> {
+        self.count_node()?;
+        if !self.board.five_points(self.defender).is_empty() {
+            return Ok(PnExpansion::Disproven);
+        }
+        let attacker_fives = *self.board.five_points(self.attacker);
+        if attacker_fives.len() >= 2 {
+            return Ok(PnExpansion::Proven);
+        }
+        if let Some(block) = attacker_fives.first() {
+            return Ok(PnExpansion::Children(vec![block]));
+        }
+        if self.board.winning_four_points(self.attacker).is_empty() {
+            return Ok(PnExpansion::Disproven);
+        }
+        let defences = self.three_defences();
+        Ok(if defences.is_empty() { PnExpansion::Proven } else { PnExpansion::Children(defences) })
     }
 
     /// Inside a VCT: whether the attacker to move has a VCF here.
@@ -1085,6 +1375,55 @@ mod tests {
         }
         println!("{checked} VCTs checked against every reply, {without_vcf} of them with no VCF");
         assert!(checked >= 30 && without_vcf >= 10, "only {checked} VCTs found, {without_vcf} without a VCF");
+    }
+
+    #[test]
+    fn the_proof_number_vct_agrees_with_the_depth_first_one_on_random_positions() {
+        // Both search the same moves to the same depth, so without a node limit they must agree
+        // on every position; and the proof-number search's first move must hold against every
+        // reply (each leaves a VCT one attacker move shorter).
+        let mut rng = SmallRng::seed_from_u64(17);
+        let stop = not_stopped();
+        let (mut wins, mut without_vcf) = (0, 0);
+        for round in 0..160 {
+            let stones = rng.random_range(10..26);
+            let position = random_position(&mut rng, 9, 9, round % 2 == 1, stones);
+            let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
+            let depth = 3 + round % 2;
+            let search = || ThreatSearch::new(ThreatBoard::new(&position), attacker, Mode::Threats, u64::MAX, &stop);
+            let depth_first = search().iterative_deepening(depth, true);
+            let proof_number = search().proof_number_search(depth);
+            assert_eq!(
+                matches!(proof_number, VcfOutcome::Win(_)),
+                matches!(depth_first, VcfOutcome::Win(_)),
+                "{proof_number:?} against {depth_first:?}:\n{}\n{attacker}",
+                position.board_text()
+            );
+            let VcfOutcome::Win(line) = proof_number else {
+                assert_eq!(depth_first, VcfOutcome::NotFound);
+                continue;
+            };
+            wins += 1;
+            if solve_vcf(&position, attacker, &VcfOptions::vcf(), &stop).outcome == VcfOutcome::NotFound {
+                without_vcf += 1;
+            }
+            let mut after = position.clone();
+            after.give_turn_to(attacker).unwrap();
+            after.play(line[0]).unwrap();
+            if after.outcome().is_some() {
+                continue;
+            }
+            let mut replies = Vec::new();
+            after.legal_moves(&mut replies);
+            for reply in replies {
+                let mut next = after.clone();
+                next.play_unchecked(reply);
+                let shorter = ThreatSearch::new(ThreatBoard::new(&next), attacker, Mode::Threats, u64::MAX, &stop)
+                    .iterative_deepening(depth - 1, true);
+                assert!(matches!(shorter, VcfOutcome::Win(_)), "no VCT after {reply:?}:\n{}", next.board_text());
+            }
+        }
+        assert!(wins >= 25 && without_vcf >= 8, "only {wins} VCTs, {without_vcf} without a VCF");
     }
 
     /// The whole puzzle set from the shared data directory (absent on a fresh clone):
