@@ -379,6 +379,7 @@ impl<'a> ThreatSearch<'a> {
     /// longer than `max_attacker_moves` counts as a failure.
     fn proof_number_search(&mut self, max_attacker_moves: u32) -> VcfOutcome {
         let max_depth = max_attacker_moves.min(FAILED_AT_ANY_DEPTH as u32 - 1) as usize;
+        // The root has no move of its own; its cell is never read.
         let mut tree = vec![PnNode::leaf(Cell(0))];
         let mut context = PnContext { tree: &mut tree, max_depth };
         if self.depth_first_pn(&mut context, 0, 0, PN_INFINITY, PN_INFINITY).is_err() {
@@ -504,11 +505,10 @@ impl<'a> ThreatSearch<'a> {
                 return Ok(());
             }
             let child = context.tree[best];
+            let rival = second_number.saturating_add((second_number / PN_EPSILON_DIVISOR).max(1));
             let (child_proof, child_disproof) = if attacker_to_move {
-                let rival = second_number.saturating_add((second_number / PN_EPSILON_DIVISOR).max(1));
                 (proof_threshold.min(rival), (disproof_threshold - disproof).saturating_add(child.disproof))
             } else {
-                let rival = second_number.saturating_add((second_number / PN_EPSILON_DIVISOR).max(1));
                 ((proof_threshold - proof).saturating_add(child.proof), disproof_threshold.min(rival))
             };
             // Every move played counts as a node, as in the depth-first search: going back
