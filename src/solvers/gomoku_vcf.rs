@@ -9,7 +9,7 @@
 //! the same way, within a quarter of its nodes, then runs a depth-first proof-number search
 //! (df-pn) over a tree it keeps, with a VCF check at each attacker node: that goes where the
 //! defender has fewest answers, and on the won-position table the two together find more wins
-//! than the depth-first search alone did in less time. Both rules (freestyle, exact five) come
+//! than the depth-first search alone did in about the same time. Both rules (freestyle, exact five) come
 //! from the position.
 //!
 //! Forcing rules, as the searches apply them (attacker A, defender D):
@@ -163,12 +163,17 @@ struct PnNode {
     disproof: u32,
     first_child: u32,
     child_count: u32,
-    expanded: bool,
 }
 
 impl PnNode {
     fn leaf(mv: Cell) -> PnNode {
-        PnNode { mv, proof: 1, disproof: 1, first_child: 0, child_count: 0, expanded: false }
+        PnNode { mv, proof: 1, disproof: 1, first_child: 0, child_count: 0 }
+    }
+
+    /// Whether the node was expanded: it has children, or its expansion settled it (a leaf
+    /// keeps the numbers 1 and 1 until then).
+    fn is_expanded(&self) -> bool {
+        self.child_count > 0 || self.proof == 0 || self.disproof == 0
     }
 
     fn children(&self) -> std::ops::Range<usize> {
@@ -448,7 +453,7 @@ impl<'a> ThreatSearch<'a> {
         disproof_threshold: u32,
     ) -> Result<(), Aborted> {
         let attacker_to_move = depth.is_multiple_of(2);
-        if !context.tree[node].expanded {
+        if !context.tree[node].is_expanded() {
             let expansion = if attacker_to_move {
                 self.expand_attacker(depth / 2 >= context.max_depth)?
             } else {
@@ -461,7 +466,6 @@ impl<'a> ThreatSearch<'a> {
                 return Err(Aborted);
             }
             let leaf = &mut context.tree[node];
-            leaf.expanded = true;
             match expansion {
                 PnExpansion::Proven => (leaf.proof, leaf.disproof) = (0, PN_INFINITY),
                 PnExpansion::Disproven => (leaf.proof, leaf.disproof) = (PN_INFINITY, 0),
@@ -513,7 +517,7 @@ impl<'a> ThreatSearch<'a> {
             };
             // Every move played counts as a node, as in the depth-first search: going back
             // into an expanded child costs its move too (the expansion counts a new one).
-            if child.expanded {
+            if child.is_expanded() {
                 self.count_node()?;
             }
             let color = if attacker_to_move { self.attacker } else { self.defender };
