@@ -3,6 +3,7 @@
 //! monomorphized.
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -13,6 +14,7 @@ use crate::games::{
     CellNames, Color, ConfigError, Game, GameConfig, MoveError, Outcome, Param, PlayError, perft_estimate, perft_until,
 };
 use crate::protocol::command::VcView;
+use crate::search::deepening::Heartbeat;
 use crate::search::tree::Proof;
 use crate::search::{
     Limits, NodeSearch, PlayoutHook, PriorHook, RootProof, Search, SearchParams, SearchResult, TreeStats,
@@ -134,6 +136,8 @@ pub struct MidgameContext<'a> {
     pub kept: &'a Mutex<Option<Box<dyn Any + Send>>>,
     /// Whether the game's threat searches may narrow the search's root (`param_search solver`).
     pub threat_checks: bool,
+    /// For the search's limits: how an analysis hears of the nodes between depths.
+    pub heartbeat: Option<Heartbeat<'a>>,
 }
 
 /// The move a game's own search chose.
@@ -409,6 +413,7 @@ impl<G: Game> GameState<G> {
             stop: request.stop,
             kept: &self.midgame_kept,
             threat_checks: self.search.params().solver,
+            heartbeat: None,
         }
     }
 
@@ -436,28 +441,30 @@ impl<G: Game> GameState<G> {
     /// and the last ones once more at the end (the deepest lines are the answer).
     fn midgame_analysis(&self, position: &G, request: &mut SearchRequest) -> Option<Vec<AnalysisMove>> {
         let analysis = self.midgame_analysis.filter(|_| self.search.params().alpha_beta)?;
-        let mut stream = AnalysisStream {
+        // The search reports its depths and beats between them, never both at once.
+        let stream = RefCell::new(AnalysisStream {
             progress: request.progress.take(),
             latest: Vec::new(),
             emitted: None,
             latest_emitted: false,
-        };
-        let context = self.midgame_context(request);
+        });
+        let heartbeat = || stream.borrow_mut().heartbeat();
+        let context = MidgameContext { heartbeat: Some(&heartbeat), ..self.midgame_context(request) };
         if !analysis(position, &context, &mut |lines, nodes| {
-            stream.report(midgame_analysis_moves(position, lines, nodes))
+            stream.borrow_mut().report(midgame_analysis_moves(position, lines, nodes))
         }) {
             return None;
         }
-        if stream.latest.is_empty() {
+        if stream.borrow().latest.is_empty() {
             // Stopped before its first depth (the next command was already waiting): one
             // depth regardless, so that an analysis always has a line.
             let never = AtomicBool::new(false);
-            let shallow = MidgameContext { max_depth: Some(1), stop: &never, ..context };
+            let shallow = MidgameContext { max_depth: Some(1), stop: &never, heartbeat: None, ..context };
             analysis(position, &shallow, &mut |lines, nodes| {
-                stream.report(midgame_analysis_moves(position, lines, nodes))
+                stream.borrow_mut().report(midgame_analysis_moves(position, lines, nodes))
             });
         }
-        Some(stream.finish())
+        Some(stream.into_inner().finish())
     }
 
     fn current(&self) -> &G {
@@ -1032,6 +1039,23 @@ impl AnalysisStream<'_> {
             callback(&self.latest);
             self.emitted = Some(Instant::now());
             self.latest_emitted = true;
+        }
+    }
+
+    /// Between depths: the latest lines once more, unchanged, when an interval has passed
+    /// since lines were last passed on. A depth can take seconds; so a viewer still hears from
+    /// the search, and a reader that went away shows within an interval (its write fails)
+    /// instead of at the next depth. The lines stay those of the depth (nodes included), so
+    /// what the stream says does not depend on the moment it was said.
+    fn heartbeat(&mut self) {
+        if self.latest.is_empty() {
+            return;
+        }
+        if let Some((interval, callback)) = self.progress.as_mut()
+            && self.emitted.is_some_and(|at| at.elapsed() >= *interval)
+        {
+            callback(&self.latest);
+            self.emitted = Some(Instant::now());
         }
     }
 

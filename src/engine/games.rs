@@ -233,6 +233,7 @@ fn reversi_limits<'a>(
         max_depth: context.max_depth.unwrap_or(60),
         stop: context.stop,
         probcut,
+        heartbeat: context.heartbeat,
     }
 }
 
@@ -323,6 +324,7 @@ pub fn reversi_hints(
         max_depth: max_depth.max(1),
         stop,
         probcut: None,
+        heartbeat: None,
     };
     scored_lines(position, &limits, count, report)
 }
@@ -663,6 +665,7 @@ fn gomoku_limits<'a>(context: &MidgameContext<'a>) -> GomokuLimits<'a> {
         max_depth: context.max_depth.unwrap_or(0),
         stop: context.stop,
         root_moves: None,
+        heartbeat: context.heartbeat,
     }
 }
 
@@ -806,6 +809,14 @@ mod tests {
         (last, nodes.trim().parse().unwrap())
     }
 
+    /// A streamed reply's lines with each run of repeats (an analysis passing its last depth's
+    /// lines on again while the next depth runs) kept once: what does not depend on timing.
+    fn distinct_lines(reply: &str) -> Vec<&str> {
+        let mut lines: Vec<&str> = reply.lines().collect();
+        lines.dedup();
+        lines
+    }
+
     #[test]
     fn reversi_solver_takes_over_from_more_empties_with_more_time_and_threads() {
         use std::time::Duration;
@@ -862,6 +873,7 @@ mod tests {
             max_depth: 60,
             stop,
             probcut,
+            heartbeat: None,
         }
     }
 
@@ -892,7 +904,11 @@ mod tests {
     fn reversi_analysis_scores_every_move_with_the_alpha_beta() {
         let commands = |alpha_beta: u8| node_limited_commands(&[], alpha_beta, &["b f5"], "kata-analyze w 1");
         let (reply, tree) = reversi_session_reply(&commands(1));
-        assert_eq!(reversi_session_reply(&commands(1)).0, reply, "the same lines again");
+        assert_eq!(
+            distinct_lines(&reversi_session_reply(&commands(1)).0),
+            distinct_lines(&reply),
+            "the same lines again"
+        );
         assert_eq!(tree, 0, "no MCTS tree");
         // The last line holds the deepest depth the node limit completed: the alpha-beta's own
         // exact scores of that depth, for each of White's three moves, best first.
@@ -954,7 +970,11 @@ mod tests {
         let moves = ["b G6", "w K6", "b G7", "w K7", "b G8", "w G5", "b J8", "w H5"];
         let commands = |alpha_beta: u8| node_limited_commands(&[], alpha_beta, &moves, "kata-analyze b 1");
         let (reply, tree) = session_reply("gomoku", &commands(1));
-        assert_eq!(session_reply("gomoku", &commands(1)).0, reply, "the same lines again");
+        assert_eq!(
+            distinct_lines(&session_reply("gomoku", &commands(1)).0),
+            distinct_lines(&reply),
+            "the same lines again"
+        );
         assert_eq!(tree, 0, "no MCTS tree");
         assert!(!reply.contains("scoreLead"), "Gomoku has no score to lead by: {reply}");
         // The last line holds the deepest depth the node limit completed, move by move.
@@ -976,6 +996,35 @@ mod tests {
         // With alphabeta 0 the MCTS analyses.
         let (reply, tree) = session_reply("gomoku", &commands(0));
         assert!(tree > 0 && reply.contains("info move "), "{reply}");
+    }
+
+    #[test]
+    fn a_long_gomoku_depth_passes_the_last_lines_on_again_at_the_interval() {
+        // 100,000 nodes take a few tenths of a second, the last depths most of them: at an
+        // interval of 1 cs the lines of a finished depth are passed on again, unchanged, while
+        // the next one runs.
+        let moves = ["b G6", "w K6", "b G7", "w K7", "b G8", "w G5", "b J8", "w H5"];
+        let commands = node_limited_commands(&["param_search max_visits 5000"], 1, &moves, "kata-analyze b 1");
+        let (reply, _) = session_reply("gomoku", &commands);
+        let lines: Vec<&str> = reply.lines().collect();
+        let distinct = distinct_lines(&reply);
+        assert!(lines.len() > distinct.len(), "no line passed on again: {reply}");
+        let position = gomoku_after(&moves);
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let limits =
+            GomokuLimits { max_nodes: Some(5_000 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
+        let mut depths = Vec::new();
+        gomoku_alphabeta::analyze_gomoku(&position, &limits, &mut |lines, _, _| {
+            depths.push(lines.iter().map(|line| position.format_move(line.pv[0])).collect::<Vec<_>>());
+        });
+        // Each distinct line is a depth's (depths that end within an interval of the last
+        // line are skipped), in order, and the last is the deepest.
+        let mut unmatched = depths.iter();
+        for line in &distinct {
+            let shown: Vec<String> = info_fields(line, "winrate").into_iter().map(|(mv, _)| mv).collect();
+            assert!(unmatched.any(|moves| *moves == shown), "not a later depth's lines: {line}");
+        }
+        assert_eq!(unmatched.next(), None, "the deepest lines come last");
     }
 
     #[test]

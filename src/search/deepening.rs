@@ -5,6 +5,11 @@
 
 use std::time::Duration;
 
+/// Called by the alpha-beta searches whenever they look at their limits (every thousand nodes
+/// or so): an analysis passes its latest lines on again at its interval between depths, so a
+/// viewer hears from a long depth and a closed output ends it within an interval.
+pub type Heartbeat<'a> = &'a dyn Fn();
+
 /// Before two iterations have been timed, a new one starts only while this share of the target
 /// time is left unused: each iteration takes several times the one before it.
 const NEXT_ITERATION_SHARE: f64 = 0.3;

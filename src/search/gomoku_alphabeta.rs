@@ -36,7 +36,7 @@ use crate::games::Game;
 use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
-use crate::search::deepening::next_iteration_fits;
+use crate::search::deepening::{Heartbeat, next_iteration_fits};
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -115,6 +115,8 @@ pub struct GomokuLimits<'a> {
     pub max_depth: u32,
     /// Set from another thread to end the search with the best move found so far.
     pub stop: &'a AtomicBool,
+    /// Called whenever the limits are looked at (analyses only).
+    pub heartbeat: Option<Heartbeat<'a>>,
     /// The root moves to search, when a threat search has ruled the others out (none of them
     /// a candidate of the root: every candidate is searched).
     pub root_moves: Option<Vec<Cell>>,
@@ -124,7 +126,15 @@ impl<'a> GomokuLimits<'a> {
     /// A search to `max_depth` plies and no other limit than `stop`: the same result on every
     /// machine.
     pub fn to_depth(max_depth: u32, stop: &'a AtomicBool) -> GomokuLimits<'a> {
-        GomokuLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, root_moves: None }
+        GomokuLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: None,
+            max_depth,
+            stop,
+            root_moves: None,
+            heartbeat: None,
+        }
     }
 }
 
@@ -276,6 +286,7 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
+    heartbeat: Option<Heartbeat<'a>>,
     aborted: bool,
     /// What the root's moves are (forced answers are never reduced).
     root_kind: MoveKind,
@@ -348,6 +359,7 @@ impl<'a> Searcher<'a> {
             deadline: limits.max_time.map(|time| started + time),
             max_nodes: limits.max_nodes,
             stop: limits.stop,
+            heartbeat: limits.heartbeat,
             aborted: false,
             root_kind: MoveKind::Quiet,
             widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
@@ -391,6 +403,9 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_limits(&mut self) {
+        if let Some(heartbeat) = self.heartbeat {
+            heartbeat();
+        }
         self.aborted = self.stop.load(Ordering::Relaxed)
             || self.max_nodes.is_some_and(|most| self.nodes >= most)
             || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
@@ -1235,11 +1250,10 @@ mod tests {
     fn honours_the_stop_flag() {
         let position = gomoku(&["H8", "J9", "J8", "G8", "H9", "H10"]);
         let stop = AtomicBool::new(false);
-        let limits = GomokuLimits::to_depth(0, &stop);
         std::thread::scope(|scope| {
             let searching = scope.spawn(|| {
                 let started = Instant::now();
-                let result = search_gomoku(&position, &limits).unwrap();
+                let result = search_gomoku(&position, &GomokuLimits::to_depth(0, &stop)).unwrap();
                 (result, started.elapsed())
             });
             std::thread::sleep(Duration::from_millis(200));

@@ -15,7 +15,7 @@ use crate::games::Game;
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::knowledge::reversi_eval::{Evaluator, MAX_EVALUATION, WEIGHT_UNIT};
 use crate::knowledge::reversi_patterns::PatternViews;
-use crate::search::deepening::next_iteration_fits;
+use crate::search::deepening::{Heartbeat, next_iteration_fits};
 use crate::search::reversi_probcut::ProbCut;
 
 /// Beyond every score.
@@ -52,6 +52,8 @@ pub struct MidgameLimits<'a> {
     pub max_depth: u32,
     /// Set from another thread to end the search with the best move found so far.
     pub stop: &'a AtomicBool,
+    /// Called whenever the limits are looked at (analyses only).
+    pub heartbeat: Option<Heartbeat<'a>>,
     /// Multi-ProbCut's table ([`crate::search::reversi_probcut`]); `None` searches every node
     /// in full. Iterations that reach the end of the game never cut, so their scores stay exact.
     pub probcut: Option<&'a ProbCut>,
@@ -61,7 +63,15 @@ impl<'a> MidgameLimits<'a> {
     /// A search to `max_depth` plies and no other limit than `stop`, without ProbCut: the
     /// same result on every machine.
     pub fn to_depth(max_depth: u32, stop: &'a AtomicBool) -> MidgameLimits<'a> {
-        MidgameLimits { max_time: None, target_time: None, max_nodes: None, max_depth, stop, probcut: None }
+        MidgameLimits {
+            max_time: None,
+            target_time: None,
+            max_nodes: None,
+            max_depth,
+            stop,
+            probcut: None,
+            heartbeat: None,
+        }
     }
 }
 
@@ -221,6 +231,7 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: &'a AtomicBool,
+    heartbeat: Option<Heartbeat<'a>>,
     aborted: bool,
     probcut: Option<&'a ProbCut>,
     /// Whether the current iteration may cut by ProbCut.
@@ -277,6 +288,7 @@ impl<'a> Searcher<'a> {
             deadline: limits.max_time.map(|time| started + time),
             max_nodes: limits.max_nodes,
             stop: limits.stop,
+            heartbeat: limits.heartbeat,
             aborted: false,
             probcut: limits.probcut,
             selective: false,
@@ -284,6 +296,9 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_limits(&mut self) {
+        if let Some(heartbeat) = self.heartbeat {
+            heartbeat();
+        }
         self.aborted = self.stop.load(Ordering::Relaxed)
             || self.max_nodes.is_some_and(|most| self.nodes >= most)
             || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);

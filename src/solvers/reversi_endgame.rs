@@ -903,6 +903,7 @@ impl Worker<'_> {
             max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
             stop: &never,
             probcut: None,
+            heartbeat: None,
         };
         let result = search_midgame(&position, evaluator, &limits)?;
         self.nodes += result.nodes;
