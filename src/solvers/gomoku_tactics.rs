@@ -652,9 +652,10 @@ mod tests {
         assert!(report.solved() >= WON_POSITIONS_FLOOR, "{report}");
     }
 
-    /// A little below the 56 of these 77 positions solved at the test's limits since the VCT's
-    /// proof-number search (50 before it; node limits only: the count is the same on every run).
-    const WON_POSITIONS_FLOOR: usize = 54;
+    /// A little below the 57 of these 77 positions solved at the test's limits since the VCT's
+    /// proof-number search tries open threes before fours (56 before that, 50 before the
+    /// proof-number search; node limits only: the count is the same on every run).
+    const WON_POSITIONS_FLOOR: usize = 55;
 
     #[test]
     fn against_a_threatened_vct_only_the_moves_that_stop_it_are_kept() {

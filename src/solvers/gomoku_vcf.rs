@@ -171,7 +171,7 @@ impl PnNode {
     }
 
     /// Whether the node was expanded: it has children, or its expansion settled it (a leaf
-    /// keeps the numbers 1 and 1 until then).
+    /// keeps its first numbers, neither 0, until then).
     fn is_expanded(&self) -> bool {
         self.child_count > 0 || self.proof == 0 || self.disproof == 0
     }
@@ -191,6 +191,18 @@ struct PnContext<'t> {
 /// just one past it (Pawlewicz and Lew's 1+ε trick): the search switches subtrees less often,
 /// and each switch replays moves.
 const PN_EPSILON_DIVISOR: u32 = 2;
+
+/// The proof number a defender node starts with after an attacker's four (1 after an open
+/// three): the proof-number search tries the threes first. Every attacker node checks for a
+/// VCF before its threat moves are tried, so what a four leads to (one forced block, then the
+/// same check again) seldom holds a win that check missed; the open threes are what a VCT adds.
+/// Positions found within 20,000 / 300,000 VCT nodes, before (1 for both) and after: Rapfi's
+/// won-position table (154 positions, see tests/data/gomoku/README.md) 114 / 131 and 114 / 134;
+/// 538 others of the same kind from later matches (`rapfi_won_positions_later.tsv`), on
+/// which the variants the table picked were compared, 296 / 362 and 313 / 369. A four at 2 did
+/// about as well (305 / 371 of the 538); the threes at 4 and the fours at 1 did worse at
+/// 20,000 nodes (104 of the 154).
+const PN_FOUR_PROOF: u32 = 3;
 
 /// See [`ThreatSearch::shallow_then_proof_number`]: the share of a VCT's nodes and the most
 /// attacker moves of its depth-first start.
@@ -472,7 +484,14 @@ impl<'a> ThreatSearch<'a> {
                 PnExpansion::Children(moves) => {
                     leaf.first_child = first_child;
                     leaf.child_count = moves.len() as u32;
-                    context.tree.extend(moves.into_iter().map(PnNode::leaf));
+                    let fours = *self.board.four_points(self.attacker);
+                    context.tree.extend(moves.into_iter().map(|mv| {
+                        let mut child = PnNode::leaf(mv);
+                        if attacker_to_move && fours.contains(mv) {
+                            child.proof = PN_FOUR_PROOF;
+                        }
+                        child
+                    }));
                 }
             }
         }
