@@ -136,7 +136,8 @@ pub struct MidgameContext<'a> {
     pub kept: &'a Mutex<Option<Box<dyn Any + Send>>>,
     /// Whether the game's threat searches may narrow the search's root (`param_search solver`).
     pub threat_checks: bool,
-    /// For the search's limits: how an analysis hears of the nodes between depths.
+    /// For the search's limits: called now and then while it runs (analyses only; see
+    /// [`Heartbeat`]).
     pub heartbeat: Option<Heartbeat<'a>>,
 }
 
@@ -175,8 +176,9 @@ pub struct MidgameLine<M> {
 
 /// The hook of a game that analyses (`lz-analyze`, `kata-analyze`) by its own search when the
 /// `alphabeta` parameter is on. It deepens within the context's limits and calls `report` after
-/// every completed depth with all root moves scored, best first, and the nodes searched so far.
-/// `false` (nothing searched) hands the analysis to MCTS.
+/// every completed depth with all root moves scored, best first, and the nodes searched so far;
+/// its search gets the context's heartbeat. `false` (nothing searched) hands the analysis to
+/// MCTS.
 pub type MidgameAnalysisHook<G> =
     fn(&G, &MidgameContext, &mut dyn FnMut(&[MidgameLine<<G as Game>::Move>], u64)) -> bool;
 
@@ -438,7 +440,8 @@ impl<G: Game> GameState<G> {
 
     /// The game's own search's analysis, when it has one and the `alphabeta` parameter is on:
     /// the lines of each completed depth go to the progress callback at most once an interval,
-    /// and the last ones once more at the end (the deepest lines are the answer).
+    /// again each interval while the next depth runs, and once more at the end (the deepest
+    /// lines are the answer).
     fn midgame_analysis(&self, position: &G, request: &mut SearchRequest) -> Option<Vec<AnalysisMove>> {
         let analysis = self.midgame_analysis.filter(|_| self.search.params().alpha_beta)?;
         // The search reports its depths and beats between them, never both at once.

@@ -1,7 +1,8 @@
 //! When an iteratively deepening search (the Reversi and Gomoku alpha-beta searches) starts
 //! another iteration: each iteration costs several times the one before it, so the next one's
 //! time is predicted from the last ones and started only when at least half of it falls within
-//! the move's target.
+//! the move's target. Also the [`Heartbeat`] by which those searches let an analysis speak
+//! between iterations.
 
 use std::time::Duration;
 
