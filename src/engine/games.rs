@@ -585,6 +585,21 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         *kept = Some(Box::new(GomokuTable::new()));
     }
     let table = kept.as_mut().and_then(|kept| kept.downcast_mut::<GomokuTable>()).expect("a table was just kept");
+    // A move an earlier search proved winning stays among the defences: the defence lists,
+    // drawn from the opponent's threat, miss a win that runs through quiet moves or through
+    // threats the checks do not read (dropping one once lost a game with a proven win). The
+    // search proves it again or not, and the refutation check looks at it as at any move.
+    if let Some(defences) = limits.root_moves.as_mut()
+        && let Some(win) = table.proven_win(position)
+        && !defences.contains(&win)
+    {
+        log::info!(
+            "{} {}: proven winning by an earlier search; searched too",
+            position.to_move(),
+            position.format_move(win)
+        );
+        defences.push(win);
+    }
     let mut result = search_gomoku_keeping(position, &limits, table)?;
     if limits.root_moves.is_some() && result.proven() == Some(false) {
         // Every move that stops the threat loses by force. That proves nothing about the moves
@@ -1025,6 +1040,33 @@ mod tests {
             assert!(unmatched.any(|moves| *moves == shown), "not a later depth's lines: {line}");
         }
         assert_eq!(unmatched.next(), None, "the deepest lines come last");
+    }
+
+    #[test]
+    fn a_win_an_earlier_search_proved_is_searched_among_the_defences() {
+        // Black to move after 30 stones of a game ponder lost to Rapfi as Black (2026-11-30,
+        // opening 8 of tests/data/gomoku/rapfi-match-openings-offset.txt). ponder proved the
+        // win N2 J2 N6, and Rapfi did answer J2; but White then threatens a forcing win at M5,
+        // the threat checks kept M5 alone (N6 wins by moves they do not read), and ponder
+        // played M5 and lost.
+        let moves = [
+            "b K7", "w K6", "b H10", "w L6", "b M6", "w H6", "b J6", "w H5", "b H4", "w J4", "b M7", "w K3", "b L2",
+            "w L7", "b M8", "w M9", "b L5", "w K4", "b L3", "w L4", "b K2", "w M4", "b N4", "w K9", "b L9", "w H8",
+            "b G6", "w K10", "b O5", "w K1",
+        ];
+        let budget = ["param_search max_visits 170000"];
+        let mut session = Session::new("gomoku").unwrap();
+        let mut reply = String::new();
+        for command in node_limited_commands(&budget, 1, &moves, "genmove b") {
+            reply = run_line(&mut session, &command).unwrap();
+        }
+        assert_eq!(reply, "N2", "the proof's first move");
+        run_line(&mut session, "play w J2").unwrap();
+        assert_eq!(run_line(&mut session, "genmove b").unwrap(), "N6");
+        // Without the earlier proof in the kept table the defences alone are searched.
+        let replayed: Vec<&str> = moves.iter().copied().chain(["b N2", "w J2"]).collect();
+        let (fresh, _) = session_reply("gomoku", &node_limited_commands(&[], 1, &replayed, "genmove b"));
+        assert_eq!(fresh, "M5");
     }
 
     #[test]

@@ -181,6 +181,16 @@ impl GomokuTable {
     pub fn new() -> GomokuTable {
         GomokuTable { entries: vec![Entry::default(); 1 << TABLE_BITS] }
     }
+
+    /// The move an earlier search of this game proved wins `position` for the side to move,
+    /// if the table still holds that proof (such as the position after the reply its line
+    /// expected).
+    pub fn proven_win(&self, position: &Mnk) -> Option<Cell> {
+        let key = ThreatBoard::new(position).zobrist(position.to_move());
+        let entry = self.entries[table_slot(key)];
+        let proves_win = entry.score >= MATE_BOUND && matches!(entry.bound, Bound::Exact | Bound::Lower);
+        (entry.key == key && entry.best != NO_MOVE && proves_win).then_some(Cell(entry.best))
+    }
 }
 
 impl Default for GomokuTable {
@@ -292,6 +302,11 @@ struct Searcher<'a> {
     root_kind: MoveKind,
     /// Quiet candidates a node searches: within the first ply, and deeper.
     widths: [usize; 2],
+}
+
+/// The table entry of the position with zobrist `key`.
+fn table_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TABLE_BITS)) as usize
 }
 
 /// A mate score stored in the table counts from the node, not from the root.
@@ -535,7 +550,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn table_index(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TABLE_BITS)) as usize
+        table_slot(key)
     }
 
     /// Deepens one ply at a time until a limit or a proof, keeping the best move of the last
