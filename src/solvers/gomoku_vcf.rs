@@ -484,10 +484,11 @@ impl<'a> ThreatSearch<'a> {
                 PnExpansion::Children(moves) => {
                     leaf.first_child = first_child;
                     leaf.child_count = moves.len() as u32;
-                    let fours = *self.board.four_points(self.attacker);
+                    // Only an attacker's children can be fours (a defender's are answers).
+                    let fours = attacker_to_move.then(|| *self.board.four_points(self.attacker)).unwrap_or_default();
                     context.tree.extend(moves.into_iter().map(|mv| {
                         let mut child = PnNode::leaf(mv);
-                        if attacker_to_move && fours.contains(mv) {
+                        if fours.contains(mv) {
                             child.proof = PN_FOUR_PROOF;
                         }
                         child
