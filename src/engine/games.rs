@@ -567,9 +567,10 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         .flatten();
     if let Some(moves) = &root_moves {
         log::info!(
-            "{}: the opponent threatens a forcing win; searching {} moves that stop it",
+            "{}: the opponent threatens a forcing win; searching {} moves that stop it: {}",
             position.to_move(),
-            moves.len()
+            moves.len(),
+            moves.iter().map(|&cell| position.format_move(cell)).collect::<Vec<_>>().join(" ")
         );
     }
     let mut limits = GomokuLimits { root_moves, ..gomoku_limits(context) };
