@@ -485,7 +485,7 @@ impl<'a> ThreatSearch<'a> {
                     leaf.first_child = first_child;
                     leaf.child_count = moves.len() as u32;
                     // Only an attacker's children can be fours (a defender's are answers).
-                    let fours = attacker_to_move.then(|| *self.board.four_points(self.attacker)).unwrap_or_default();
+                    let fours = if attacker_to_move { *self.board.four_points(self.attacker) } else { CellSet::new() };
                     context.tree.extend(moves.into_iter().map(|mv| {
                         let mut child = PnNode::leaf(mv);
                         if fours.contains(mv) {
