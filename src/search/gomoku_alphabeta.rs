@@ -549,10 +549,6 @@ impl<'a> Searcher<'a> {
         NodeMoves::Search { moves, kind: MoveKind::Quiet, complete: count <= width }
     }
 
-    fn table_index(&self, key: u64) -> usize {
-        table_slot(key)
-    }
-
     /// Deepens one ply at a time until a limit or a proof, keeping the best move of the last
     /// completed iteration (or of an interrupted one, where its first move was searched in full).
     fn iterative_deepening(&mut self, limits: &GomokuLimits) -> GomokuResult {
@@ -716,7 +712,7 @@ impl<'a> Searcher<'a> {
         // 1. The table: a cutoff from a deep enough entry (before the moves are generated,
         //    which costs more than the rest of a node).
         let key = self.board.zobrist(self.to_move);
-        let slot = self.table_index(key);
+        let slot = table_slot(key);
         let entry = self.table[slot];
         let known = entry.key == key;
         // A principal-variation node does not take an unproven loss from the table: it widens
@@ -917,7 +913,7 @@ impl<'a> Searcher<'a> {
         let mut line = vec![first];
         self.play(first);
         while line.len() < length as usize + 1 {
-            let entry = self.table[self.table_index(self.board.zobrist(self.to_move))];
+            let entry = self.table[table_slot(self.board.zobrist(self.to_move))];
             if entry.key != self.board.zobrist(self.to_move) || entry.best == NO_MOVE {
                 break;
             }
