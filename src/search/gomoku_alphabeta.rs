@@ -11,6 +11,9 @@
 //! - against the opponent's open three (any cell where the opponent would make an open four or
 //!   a double four) it may only play its own fours or a cell after which the opponent has no
 //!   such cell left (none: lost);
+//! - with two or more plies left below the root, a VCF of its own (a short threat search)
+//!   wins, and against one of the opponent's it tries only the cells of that line and its own
+//!   fours;
 //! - otherwise it tries the empty cells within two cells of a stone, best scored first (a
 //!   cell's score: what a stone there makes for either side), only the best few below the root
 //!   (on the principal variation all of them, when the best few all lose by force).
@@ -37,6 +40,7 @@ use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
 use crate::search::deepening::{Heartbeat, next_iteration_fits};
+use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, solve_vcf_on};
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -102,6 +106,14 @@ const DEFENCE_WEIGHT: i32 = 1;
 
 /// The deepest iteration without a depth limit.
 const DEFAULT_MAX_DEPTH: u32 = 64;
+
+/// Threat searches inside the tree: at a quiet node with at least `VCF_CHECK_DEPTH` plies left
+/// (below the root, whose moves the root's own threat checks narrow), a VCF of the side to move
+/// within `VCF_CHECK_NODES` nodes wins at once, and one of the opponent's leaves only the moves
+/// that may stop it (see [`MoveKind::VcfDefence`]). The quiescence search follows only a short
+/// VCF, so without these a long one is seen only as deep as the search reaches.
+const VCF_CHECK_DEPTH: u32 = 2;
+const VCF_CHECK_NODES: u64 = 100;
 
 /// What ends a search.
 pub struct GomokuLimits<'a> {
@@ -262,6 +274,12 @@ enum MoveKind {
     /// reduced and still searched at the horizon, but each costs a ply. (Free, they let a chain
     /// of threes deepen the search without end: depth-4 searches of 400,000 nodes.)
     ThreeDefence,
+    /// The answers to the opponent's VCF at a quiet node: the cells of its line and our own
+    /// fours. They cost a ply and late ones are reduced, as quiet moves are (unreduced, a VCF
+    /// that survives most of its line's cells made whole subtrees of unreduced nodes: ten times
+    /// the nodes to the same depth). A loss among them is no proof: a move elsewhere may arm a
+    /// counter-four that breaks the line.
+    VcfDefence,
 }
 
 /// The bound a table score holds.
@@ -341,9 +359,9 @@ struct MoveStep {
 }
 
 /// How many plies shallower the `index`th move of a node with `depth` plies left is first
-/// searched (see [`LMR_MIN_DEPTH`]); only quiet moves are reduced.
+/// searched (see [`LMR_MIN_DEPTH`]); only quiet moves and the answers to a VCF are reduced.
 fn late_move_reduction(kind: MoveKind, depth: u32, index: usize) -> u32 {
-    if kind != MoveKind::Quiet || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
+    if !matches!(kind, MoveKind::Quiet | MoveKind::VcfDefence) || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
         0
     } else if index >= LMR_DEEPER_FROM {
         2
@@ -485,7 +503,7 @@ impl<'a> Searcher<'a> {
     /// The forced-move rules at a node `ply` plies from the root (see the module doc), then the
     /// candidate moves, `width` at most (a width of 0 at the horizon, where only the kind
     /// matters, skips scoring and sorting them).
-    fn node_moves(&mut self, ply: u32, width: usize) -> NodeMoves {
+    fn node_moves(&mut self, ply: u32, width: usize, vcf_checks: bool) -> NodeMoves {
         let (side, opponent) = (self.to_move, self.to_move.opponent());
         // 1. A five wins now.
         if let Some(five) = self.board.five_points(side).first() {
@@ -531,6 +549,9 @@ impl<'a> Searcher<'a> {
         if width == 0 {
             return NodeMoves::Search { moves: Vec::new(), kind: MoveKind::Quiet, complete: false };
         }
+        if vcf_checks && let Some(decided) = self.vcf_checks(ply) {
+            return decided;
+        }
         let cells = self.board.width() * self.board.height();
         let candidates = (0..cells)
             .map(|index| Cell(index as u16))
@@ -549,12 +570,37 @@ impl<'a> Searcher<'a> {
         NodeMoves::Search { moves, kind: MoveKind::Quiet, complete: count <= width }
     }
 
+    /// The in-tree threat searches of a quiet node (see [`VCF_CHECK_DEPTH`]): a win by our VCF,
+    /// or the answers to the opponent's; `None` when neither side has a VCF found within the
+    /// nodes. Their nodes count as the search's.
+    fn vcf_checks(&mut self, ply: u32) -> Option<NodeMoves> {
+        let (side, opponent) = (self.to_move, self.to_move.opponent());
+        let options = VcfOptions { max_nodes: VCF_CHECK_NODES, ..VcfOptions::vcf() };
+        let ours = solve_vcf_on(&mut self.board, side, &options, self.stop);
+        self.nodes += ours.nodes;
+        if let VcfOutcome::Win(line) = ours.outcome {
+            // The line ends with the five, or with a four the opponent cannot block twice.
+            return Some(NodeMoves::Decided(win_in(ply, line.len() as u32 + 1), line[0]));
+        }
+        let theirs = solve_vcf_on(&mut self.board, opponent, &options, self.stop);
+        self.nodes += theirs.nodes;
+        let VcfOutcome::Win(line) = theirs.outcome else { return None };
+        let mut answers = *self.board.four_points(side);
+        for &cell in &line {
+            if self.board.is_empty(cell) {
+                answers.insert(cell);
+            }
+        }
+        let moves = self.sorted(answers.iter());
+        Some(NodeMoves::Search { moves, kind: MoveKind::VcfDefence, complete: false })
+    }
+
     /// Deepens one ply at a time until a limit or a proof, keeping the best move of the last
     /// completed iteration (or of an interrupted one, where its first move was searched in full).
     fn iterative_deepening(&mut self, limits: &GomokuLimits) -> GomokuResult {
         let started = self.started;
         // 1. The root's forced-move rules may decide at once.
-        let mut root = match self.node_moves(0, usize::MAX) {
+        let mut root = match self.node_moves(0, usize::MAX, false) {
             NodeMoves::Decided(score, mv) => {
                 return GomokuResult {
                     best_move: mv,
@@ -633,7 +679,7 @@ impl<'a> Searcher<'a> {
 
     /// [`analyze_gomoku`]'s deepening.
     fn analyze(&mut self, limits: &GomokuLimits, report: &mut dyn FnMut(&[GomokuLine], u32, u64)) {
-        let mut moves = match self.node_moves(0, ANALYSIS_WIDTH) {
+        let mut moves = match self.node_moves(0, ANALYSIS_WIDTH, false) {
             NodeMoves::Decided(score, mv) => return report(&[GomokuLine { pv: vec![mv], score }], 0, self.nodes),
             NodeMoves::Search { moves, kind, .. } => {
                 self.root_kind = kind;
@@ -732,7 +778,7 @@ impl<'a> Searcher<'a> {
         // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
         //    the table's move first.
         let width = if depth == 0 { 0 } else { self.widths[usize::from(ply > 1)] };
-        let (mut moves, kind, mut complete) = match self.node_moves(ply, width) {
+        let (mut moves, kind, mut complete) = match self.node_moves(ply, width, depth >= VCF_CHECK_DEPTH && ply > 0) {
             NodeMoves::Decided(score, _) => return score,
             NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
         };
@@ -767,7 +813,8 @@ impl<'a> Searcher<'a> {
             && best.0 <= -MATE_BOUND
             && principal
             && alpha < beta
-            && let NodeMoves::Search { moves: all, complete: all_complete, .. } = self.node_moves(ply, usize::MAX)
+            && let NodeMoves::Search { moves: all, complete: all_complete, .. } =
+                self.node_moves(ply, usize::MAX, false)
         {
             let rest: Vec<Cell> = all.into_iter().filter(|cell| !moves.contains(cell)).collect();
             if self.search_moves(&rest, moves.len(), &step, &mut alpha, &mut best) {
@@ -1023,7 +1070,7 @@ mod tests {
         let position = gomoku(&["H8", "J9", "J7", "G9", "H10", "K8"]);
         let stop = AtomicBool::new(false);
         let mut searcher = Searcher::new(&position, &GomokuLimits::to_depth(4, &stop), vec![Entry::default(); 1 << 10]);
-        assert!(matches!(searcher.node_moves(2, DEEPER_WIDTH), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
+        assert!(matches!(searcher.node_moves(2, DEEPER_WIDTH, false), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
         let value = searcher.position_value();
         // Reverse futility: the margin grows with the plies left.
         let window = |beta: i32| (beta - 1, beta);
@@ -1120,6 +1167,59 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_node_inside_the_tree_wins_by_its_vcf_and_answers_the_opponents() {
+        use crate::solvers::gomoku_vcf::solve_vcf;
+        // `finds_a_short_vcf_win`'s position: Black has a VCF of two fours and neither side an
+        // open three, so its nodes are quiet.
+        let black = [(3, 7), (4, 7), (5, 7), (6, 8), (6, 9), (7, 6), (8, 6), (9, 6)];
+        let white = [(2, 7), (6, 10), (10, 6), (0, 14), (2, 14), (4, 14), (8, 14)];
+        let stop = AtomicBool::new(false);
+        let limits = GomokuLimits::to_depth(4, &stop);
+        let threats = |board: &ThreatBoard| {
+            [Color::Black, Color::White]
+                .map(|color| (*board.five_points(color), *board.winning_four_points(color), *board.four_points(color)))
+        };
+        // Black to move wins at once, two plies to its four's five and two more.
+        let position = set_up(&black, &white, Color::Black);
+        let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
+        let before = (searcher.board.zobrist(Color::Black), threats(&searcher.board));
+        assert!(matches!(searcher.node_moves(1, DEEPER_WIDTH, false), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
+        match searcher.node_moves(1, DEEPER_WIDTH, true) {
+            NodeMoves::Decided(score, mv) => {
+                assert!(score >= MATE_BOUND, "{score}");
+                assert!(searcher.board.four_points(Color::Black).contains(mv));
+            }
+            NodeMoves::Search { .. } => panic!("Black's VCF not found"),
+        }
+        assert!(searcher.nodes > 0, "the VCF's nodes count");
+        assert!(before == (searcher.board.zobrist(Color::Black), threats(&searcher.board)), "the board is restored");
+        // White to move: only the cells of Black's line and White's fours (on row 14).
+        let position = set_up(&black, &white, Color::White);
+        let VcfOutcome::Win(line) = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &stop).outcome else {
+            panic!("Black has a VCF");
+        };
+        let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
+        let white_fours: Vec<Cell> = searcher.board.four_points(Color::White).iter().collect();
+        assert!(!white_fours.is_empty());
+        match searcher.node_moves(1, DEEPER_WIDTH, true) {
+            NodeMoves::Search { moves, kind, complete } => {
+                assert!(kind == MoveKind::VcfDefence && !complete, "answers to a VCF prove nothing");
+                let mut expected: Vec<Cell> = line.iter().chain(&white_fours).copied().collect();
+                expected.sort();
+                expected.dedup();
+                let mut moves = moves;
+                moves.sort();
+                assert_eq!(moves, expected);
+            }
+            NodeMoves::Decided(..) => panic!("White has moves"),
+        }
+        // Without its second three Black has no VCF: a quiet node as before.
+        let position = set_up(&black[..5], &white, Color::White);
+        let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
+        assert!(matches!(searcher.node_moves(1, DEEPER_WIDTH, true), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
+    }
+
+    #[test]
     fn never_plays_an_occupied_cell_and_is_deterministic_under_a_node_limit() {
         use rand::SeedableRng;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
@@ -1172,6 +1272,8 @@ mod tests {
         for kind in [MoveKind::FourBlock, MoveKind::ThreeDefence] {
             assert_eq!(late_move_reduction(kind, 10, 15), 0);
         }
+        // The answers to a VCF, like quiet moves.
+        assert_eq!(late_move_reduction(MoveKind::VcfDefence, LMR_MIN_DEPTH, LMR_DEEPER_FROM), 2);
         assert_eq!(late_move_reduction(MoveKind::Quiet, LMR_MIN_DEPTH - 1, 15), 0);
         assert_eq!(late_move_reduction(MoveKind::Quiet, LMR_MIN_DEPTH, LMR_FULL_MOVES - 1), 0);
         assert_eq!(late_move_reduction(MoveKind::Quiet, LMR_MIN_DEPTH, LMR_FULL_MOVES), 1);

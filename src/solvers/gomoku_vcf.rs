@@ -127,6 +127,15 @@ pub fn solve_vcf(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &A
     solve(position, attacker, options, stop, Mode::Fours)
 }
 
+/// [`solve_vcf`] on a board the caller keeps (a search's own [`ThreatBoard`], in whatever
+/// position it stands), played on and left as it was: no board is built, so a search can ask
+/// at its inner nodes. The game is taken to be on, and five in a row.
+pub fn solve_vcf_on(board: &mut ThreatBoard, attacker: Color, options: &VcfOptions, stop: &AtomicBool) -> VcfResult {
+    let mut search = ThreatSearch::new(board, attacker, Mode::Fours, options.max_nodes, stop);
+    let outcome = search.iterative_deepening(options.max_attacker_moves, options.shortest_line);
+    VcfResult { outcome, nodes: search.nodes }
+}
+
 /// Searches for a VCT of `attacker` (fours and open threes), which moves first whatever
 /// `position`'s side to move is. Slower and wider than [`solve_vcf`]; see [`VcfOutcome::Win`]
 /// for what its line holds. Blocks until done, polling `stop` every few hundred nodes.
@@ -143,7 +152,8 @@ fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBoo
         None if !is_five_in_a_row(position) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
         None => {}
     }
-    let mut search = ThreatSearch::new(ThreatBoard::new(position), attacker, mode, options.max_nodes, stop);
+    let mut board = ThreatBoard::new(position);
+    let mut search = ThreatSearch::new(&mut board, attacker, mode, options.max_nodes, stop);
     let outcome = match mode {
         Mode::Fours => search.iterative_deepening(options.max_attacker_moves, options.shortest_line),
         Mode::Threats => search.shallow_then_proof_number(options.max_attacker_moves),
@@ -213,9 +223,10 @@ const SHALLOW_VCT_ATTACKER_MOVES: u32 = 5;
 /// table at the default 300,000 nodes stays under it.
 const PN_MAX_TREE: usize = 1 << 21;
 
-/// The state of one threat search: the board it plays on, the current line and the tables.
+/// The state of one threat search: the board it plays on (lent by the caller and left as it
+/// was), the current line and the tables.
 struct ThreatSearch<'a> {
-    board: ThreatBoard,
+    board: &'a mut ThreatBoard,
     attacker: Color,
     defender: Color,
     mode: Mode,
@@ -237,7 +248,7 @@ struct ThreatSearch<'a> {
 }
 
 impl<'a> ThreatSearch<'a> {
-    fn new(board: ThreatBoard, attacker: Color, mode: Mode, max_nodes: u64, stop: &'a AtomicBool) -> Self {
+    fn new(board: &'a mut ThreatBoard, attacker: Color, mode: Mode, max_nodes: u64, stop: &'a AtomicBool) -> Self {
         ThreatSearch {
             board,
             attacker,
@@ -745,7 +756,7 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
     if position.outcome().is_some() || !is_five_in_a_row(position) {
         return None;
     }
-    let board = ThreatBoard::new(position);
+    let mut board = ThreatBoard::new(position);
     let (side, opponent) = (position.to_move(), position.to_move().opponent());
     if !board.five_points(side).is_empty() {
         return None;
@@ -758,7 +769,7 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
         return None;
     }
     let stop = AtomicBool::new(false);
-    let mut search = ThreatSearch::new(board, opponent, Mode::Threats, u64::MAX, &stop);
+    let mut search = ThreatSearch::new(&mut board, opponent, Mode::Threats, u64::MAX, &stop);
     Some(search.three_defences())
 }
 
@@ -1155,7 +1166,8 @@ mod tests {
                 continue;
             }
             threats_seen += 1;
-            let mut search = ThreatSearch::new(board.clone(), attacker, Mode::Threats, u64::MAX, &stop);
+            let mut copy = board.clone();
+            let mut search = ThreatSearch::new(&mut copy, attacker, Mode::Threats, u64::MAX, &stop);
             let found = search.three_defences();
             let mut expected: Vec<Cell> = (0..15 * 15)
                 .map(|index| Cell(index as u16))
@@ -1228,6 +1240,32 @@ mod tests {
                 _ => unreachable!(),
             })
         );
+    }
+
+    #[test]
+    fn a_vcf_on_a_lent_board_finds_what_solve_vcf_finds_and_leaves_the_board_as_it_was() {
+        let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
+        let stop = not_stopped();
+        let threats = |board: &ThreatBoard| {
+            [Color::Black, Color::White]
+                .map(|color| (*board.five_points(color), *board.winning_four_points(color), *board.four_points(color)))
+        };
+        let mut wins = 0;
+        for puzzle in &puzzles {
+            let mut board = ThreatBoard::new(&puzzle.position);
+            let before = (board.zobrist(Color::Black), threats(&board));
+            for attacker in [Color::Black, Color::White] {
+                // Stopped by the node limit, and finished.
+                for max_nodes in [20, 2_000_000] {
+                    let options = VcfOptions { max_nodes, ..VcfOptions::vcf() };
+                    let lent = solve_vcf_on(&mut board, attacker, &options, &stop);
+                    assert_eq!(lent, solve_vcf(&puzzle.position, attacker, &options, &stop), "puzzle {}", puzzle.id);
+                    assert!(before == (board.zobrist(Color::Black), threats(&board)), "puzzle {}", puzzle.id);
+                    wins += usize::from(matches!(lent.outcome, VcfOutcome::Win(_)));
+                }
+            }
+        }
+        assert!(wins >= 33, "{wins}");
     }
 
     #[test]
@@ -1414,9 +1452,11 @@ mod tests {
             let position = random_position(&mut rng, 9, 9, round % 2 == 1, stones);
             let attacker = if rng.random_bool(0.5) { Color::Black } else { Color::White };
             let depth = 3 + round % 2;
-            let search = || ThreatSearch::new(ThreatBoard::new(&position), attacker, Mode::Threats, u64::MAX, &stop);
-            let depth_first = search().iterative_deepening(depth, true);
-            let proof_number = search().proof_number_search(depth);
+            let mut board = ThreatBoard::new(&position);
+            let depth_first = ThreatSearch::new(&mut board, attacker, Mode::Threats, u64::MAX, &stop)
+                .iterative_deepening(depth, true);
+            let proof_number =
+                ThreatSearch::new(&mut board, attacker, Mode::Threats, u64::MAX, &stop).proof_number_search(depth);
             assert_eq!(
                 matches!(proof_number, VcfOutcome::Win(_)),
                 matches!(depth_first, VcfOutcome::Win(_)),
@@ -1442,7 +1482,7 @@ mod tests {
             for reply in replies {
                 let mut next = after.clone();
                 next.play_unchecked(reply);
-                let shorter = ThreatSearch::new(ThreatBoard::new(&next), attacker, Mode::Threats, u64::MAX, &stop)
+                let shorter = ThreatSearch::new(&mut ThreatBoard::new(&next), attacker, Mode::Threats, u64::MAX, &stop)
                     .iterative_deepening(depth - 1, true);
                 assert!(matches!(shorter, VcfOutcome::Win(_)), "no VCT after {reply:?}:\n{}", next.board_text());
             }
