@@ -131,9 +131,7 @@ pub fn solve_vcf(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &A
 /// position it stands), played on and left as it was: no board is built, so a search can ask
 /// at its inner nodes. The game is taken to be on, and five in a row.
 pub fn solve_vcf_on(board: &mut ThreatBoard, attacker: Color, options: &VcfOptions, stop: &AtomicBool) -> VcfResult {
-    let mut search = ThreatSearch::new(board, attacker, Mode::Fours, options.max_nodes, stop);
-    let outcome = search.iterative_deepening(options.max_attacker_moves, options.shortest_line);
-    VcfResult { outcome, nodes: search.nodes }
+    solve_on(board, attacker, options, stop, Mode::Fours)
 }
 
 /// Searches for a VCT of `attacker` (fours and open threes), which moves first whatever
@@ -152,8 +150,19 @@ fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBoo
         None if !is_five_in_a_row(position) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
         None => {}
     }
-    let mut board = ThreatBoard::new(position);
-    let mut search = ThreatSearch::new(&mut board, attacker, mode, options.max_nodes, stop);
+    solve_on(&mut ThreatBoard::new(position), attacker, options, stop, mode)
+}
+
+/// The search of `board` as it stands (left as it was), the game taken to be on and five in a
+/// row.
+fn solve_on(
+    board: &mut ThreatBoard,
+    attacker: Color,
+    options: &VcfOptions,
+    stop: &AtomicBool,
+    mode: Mode,
+) -> VcfResult {
+    let mut search = ThreatSearch::new(board, attacker, mode, options.max_nodes, stop);
     let outcome = match mode {
         Mode::Fours => search.iterative_deepening(options.max_attacker_moves, options.shortest_line),
         Mode::Threats => search.shallow_then_proof_number(options.max_attacker_moves),
