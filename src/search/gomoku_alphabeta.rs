@@ -276,8 +276,9 @@ enum MoveKind {
     ThreeDefence,
     /// The answers to the opponent's VCF at a quiet node: the cells of its line and our own
     /// fours. They cost a ply and late ones are reduced, as quiet moves are (unreduced, a VCF
-    /// that survives most of its line's cells made whole subtrees of unreduced nodes: ten times
-    /// the nodes to the same depth). A loss among them is no proof: a move elsewhere may arm a
+    /// that survives most of its line's cells made whole subtrees of unreduced nodes: with
+    /// checks from three plies left, 27.6 million nodes to depth 11 on a probe position against
+    /// 3.0 million reduced). A loss among them is no proof: a move elsewhere may arm a
     /// counter-four that breaks the line.
     VcfDefence,
 }
@@ -1175,14 +1176,10 @@ mod tests {
         let white = [(2, 7), (6, 10), (10, 6), (0, 14), (2, 14), (4, 14), (8, 14)];
         let stop = AtomicBool::new(false);
         let limits = GomokuLimits::to_depth(4, &stop);
-        let threats = |board: &ThreatBoard| {
-            [Color::Black, Color::White]
-                .map(|color| (*board.five_points(color), *board.winning_four_points(color), *board.four_points(color)))
-        };
         // Black to move wins at once, two plies to its four's five and two more.
         let position = set_up(&black, &white, Color::Black);
         let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
-        let before = (searcher.board.zobrist(Color::Black), threats(&searcher.board));
+        let before = searcher.board.threat_snapshot();
         assert!(matches!(searcher.node_moves(1, DEEPER_WIDTH, false), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
         match searcher.node_moves(1, DEEPER_WIDTH, true) {
             NodeMoves::Decided(score, mv) => {
@@ -1192,7 +1189,7 @@ mod tests {
             NodeMoves::Search { .. } => panic!("Black's VCF not found"),
         }
         assert!(searcher.nodes > 0, "the VCF's nodes count");
-        assert!(before == (searcher.board.zobrist(Color::Black), threats(&searcher.board)), "the board is restored");
+        assert!(before == searcher.board.threat_snapshot(), "the board is restored");
         // White to move: only the cells of Black's line and White's fours (on row 14).
         let position = set_up(&black, &white, Color::White);
         let VcfOutcome::Win(line) = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &stop).outcome else {

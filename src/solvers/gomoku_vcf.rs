@@ -1255,21 +1255,17 @@ mod tests {
     fn a_vcf_on_a_lent_board_finds_what_solve_vcf_finds_and_leaves_the_board_as_it_was() {
         let (puzzles, _) = parse_vcf_puzzles_tsv(SAMPLE);
         let stop = not_stopped();
-        let threats = |board: &ThreatBoard| {
-            [Color::Black, Color::White]
-                .map(|color| (*board.five_points(color), *board.winning_four_points(color), *board.four_points(color)))
-        };
         let mut wins = 0;
         for puzzle in &puzzles {
             let mut board = ThreatBoard::new(&puzzle.position);
-            let before = (board.zobrist(Color::Black), threats(&board));
+            let before = board.threat_snapshot();
             for attacker in [Color::Black, Color::White] {
                 // Stopped by the node limit, and finished.
                 for max_nodes in [20, 2_000_000] {
                     let options = VcfOptions { max_nodes, ..VcfOptions::vcf() };
                     let lent = solve_vcf_on(&mut board, attacker, &options, &stop);
                     assert_eq!(lent, solve_vcf(&puzzle.position, attacker, &options, &stop), "puzzle {}", puzzle.id);
-                    assert!(before == (board.zobrist(Color::Black), threats(&board)), "puzzle {}", puzzle.id);
+                    assert!(before == board.threat_snapshot(), "puzzle {}", puzzle.id);
                     wins += usize::from(matches!(lent.outcome, VcfOutcome::Win(_)));
                 }
             }

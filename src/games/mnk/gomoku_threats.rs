@@ -711,6 +711,15 @@ impl ThreatBoard {
         self.points(color, ThreatKind::Four)
     }
 
+    /// The stones' hash and both colours' five, winning-four and four points: what tests of a
+    /// search that plays on a lent board compare before and after it.
+    #[cfg(test)]
+    pub(crate) fn threat_snapshot(&self) -> (u64, [(CellSet, CellSet, CellSet); 2]) {
+        let threats = [Color::Black, Color::White]
+            .map(|color| (*self.five_points(color), *self.winning_four_points(color), *self.four_points(color)));
+        (self.zobrist(Color::Black), threats)
+    }
+
     /// Cells where `color` makes an open three (straight or broken) in some line.
     pub fn open_three_points(&self, color: Color) -> &CellSet {
         self.points(color, ThreatKind::OpenThree)
