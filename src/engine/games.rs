@@ -10,6 +10,7 @@ use super::active_game::{
 };
 use crate::games::connect4::{Column, Connect4, Connect4Config};
 use crate::games::hex::{self, Hex, HexConfig, HexMove};
+use crate::games::mnk::gomoku_threats::ThreatBoard;
 use crate::games::mnk::{Cell, Mnk, MnkConfig};
 use crate::games::nogo::{NoGo, NoGoConfig};
 use crate::games::reversi::{Reversi, ReversiConfig, ReversiMove};
@@ -601,6 +602,17 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         );
         defences.push(win);
     }
+    // Our own fours are searched beside the defences: a four may open a win of our own that
+    // goes on with quiet moves or threes, which the threat searches do not read (in a game lost
+    // to Rapfi, Black's winning move was a four, left out because a line cell held; Rapfi saw
+    // the win in 17 plies). Each costs the search little, as its reply is forced.
+    if let Some(defences) = limits.root_moves.as_mut() {
+        for four in ThreatBoard::new(position).four_points(position.to_move()).iter() {
+            if !defences.contains(&four) {
+                defences.push(four);
+            }
+        }
+    }
     let mut result = search_gomoku_keeping(position, &limits, table)?;
     if limits.root_moves.is_some() && result.proven() == Some(false) {
         // Every move that stops the threat loses by force. That proves nothing about the moves
@@ -1150,15 +1162,17 @@ mod tests {
         assert!(checked > 0, "no position where the shallow search's move is refuted");
     }
 
-    /// What genmove faces and does at `visits` against the forcing win White threatens after
-    /// `moves` (Black to move): the root's defences as genmove finds them without a clock, and
-    /// their names; whether the alpha-beta narrowed to them at the same node limit proves the
-    /// position lost; and genmove's move, which the opponent's threat searches must not refute.
+    /// What genmove faces and does at `visits` against the forcing win the opponent threatens
+    /// after `moves`: the root's defences as genmove finds them without a clock and our own
+    /// fours, and their names; whether the alpha-beta narrowed to them at the same node limit
+    /// proves the position lost (and the table it leaves); and genmove's move, which the
+    /// opponent's threat searches must not refute.
     struct ThreatDefence {
         position: Mnk,
         defences: Vec<Cell>,
         named: Vec<String>,
         narrowed_lost: bool,
+        table: GomokuTable,
         played: Cell,
         answer: String,
     }
@@ -1166,25 +1180,32 @@ mod tests {
     fn genmove_against_a_threat(moves: &[&str], visits: u64) -> ThreatDefence {
         let position = gomoku_after(moves);
         let never = std::sync::atomic::AtomicBool::new(false);
-        let defences = gomoku_tactics::forcing_defences(
+        let mut defences = gomoku_tactics::forcing_defences(
             &position,
             &DefenceLimits::for_seconds(DEFENCE_SECONDS_WITHOUT_CLOCK),
             &never,
         )
-        .expect("White threatens a forcing win");
+        .expect("the opponent threatens a forcing win");
+        for four in ThreatBoard::new(&position).four_points(position.to_move()).iter() {
+            if !defences.contains(&four) {
+                defences.push(four);
+            }
+        }
         let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
         let narrowed = GomokuLimits {
             max_nodes: Some(visits * GOMOKU_NODES_PER_PLAYOUT),
             root_moves: Some(defences.clone()),
             ..GomokuLimits::to_depth(0, &never)
         };
-        let narrowed_lost = search_gomoku(&position, &narrowed).unwrap().proven() == Some(false);
-        let commands = node_limited_commands(&[&format!("param_search max_visits {visits}")], 1, moves, "genmove b");
+        let mut table = GomokuTable::new();
+        let narrowed_lost = search_gomoku_keeping(&position, &narrowed, &mut table).unwrap().proven() == Some(false);
+        let to_move = if position.to_move() == Color::Black { "genmove b" } else { "genmove w" };
+        let commands = node_limited_commands(&[&format!("param_search max_visits {visits}")], 1, moves, to_move);
         let answer = session_reply("gomoku", &commands).0;
         let played = position.parse_move(&answer).unwrap();
         let refutation = RefutationLimits::default();
         assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
-        ThreatDefence { position, defences, named, narrowed_lost, played, answer }
+        ThreatDefence { position, defences, named, narrowed_lost, table, played, answer }
     }
 
     #[test]
@@ -1208,24 +1229,57 @@ mod tests {
     }
 
     #[test]
-    fn gomoku_genmove_looks_past_the_defences_when_every_one_loses() {
-        // Black to move after 10 stones of a game ponder lost to Rapfi (2026-11-29, opening 8
-        // of tests/data/gomoku/rapfi-match-openings-offset.txt). White threatens a forcing win,
-        // and at 1,000 visits the search narrowed to the moves that stop it proves them all
-        // lost. A move outside them that no search finds lost, and that the opponent's threat
-        // searches do not refute, is better than a lost defence: genmove plays one. (It plays
-        // H8; Rapfi at 3 s scores White to move after H8 at -164, after the defences N5 and O4
-        // at +1076 and +596.)
-        let moves = ["b K7", "w K6", "b H10", "w L6", "b M6", "w J6", "b L7", "w H6", "b G6", "w J7"];
+    fn gomoku_genmove_keeps_its_own_fours_beside_the_defences() {
+        // Black to move after 42 stones of a game ponder lost to Rapfi (2026-12-01, opening 4
+        // of tests/data/gomoku/rapfi-match-openings-offset.txt, ponder 8f8d193 Black). White
+        // would win by a VCT starting at L3 were it to move, and of the cells near it only K2
+        // was proven to hold; ponder played K2 and lost (Rapfi then scored Black at -388).
+        // Rapfi (2 s) announces a Black win in 17 plies from L3, a four of Black's own (L3
+        // makes K3 L3 M3 _ O3), which the narrowed root left out. Now Black's fours are
+        // searched beside the defences, and genmove plays L3.
+        let moves = [
+            "b H7", "w G8", "b H10", "w H9", "b J10", "w K10", "b J8", "w K9", "b J9", "w J7", "b K8", "w G11", "b K6",
+            "w M8", "b M6", "w L7", "b L6", "w J6", "b N7", "w K4", "b N6", "w O6", "b N4", "w N5", "b M5", "w K7",
+            "b K3", "w L4", "b M3", "w M7", "b L2", "w O5", "b H5", "w J4", "b H4", "w H3", "b O3", "w P2", "b J5",
+            "w M4", "b G3", "w F2",
+        ];
         let case = genmove_against_a_threat(&moves, 1_000);
         let named = &case.named;
+        assert!(named.contains(&"K2".to_string()) && named.contains(&"L3".to_string()), "{named:?}");
+        assert_eq!(case.answer, "L3", "{named:?}");
+        // Black to move after 10 stones of a game lost to Rapfi (2026-11-29, opening 8). The
+        // defences N5 and O4 lose by force; before its fours were searched, ponder looked past
+        // them and played H8. Rapfi (3 s, 2026-12-01) finds H8, N5, O4 and J9 all lost by
+        // force, and scores Black's four K8 at -314 for Black (its best, J8, at -5): genmove
+        // now plays K8.
+        let moves = ["b K7", "w K6", "b H10", "w L6", "b M6", "w J6", "b L7", "w H6", "b G6", "w J7"];
+        let case = genmove_against_a_threat(&moves, 1_000);
+        assert_eq!(case.named, ["O4", "N5", "K8", "J9"]);
+        assert_eq!(case.answer, "K8");
+    }
+
+    #[test]
+    fn gomoku_genmove_looks_past_the_defences_when_every_one_loses() {
+        // White to move after 37 stones of a game ponder lost to Rapfi (avg-b-g3 of
+        // tests/data/gomoku/rapfi_won_positions_later.tsv, two plies before its m41 position).
+        // Black threatens a forcing win, and at 1,000 visits the search narrowed to the moves
+        // that stop it (and White's two fours) proves them all lost. A move that the search over
+        // all moves does not find lost, and that the opponent's threat searches do not refute,
+        // is better than a lost one: genmove searches again over all moves, with the narrowed
+        // search's table, and plays its move.
+        let moves = [
+            "b F6", "w G8", "b G6", "w E6", "b F7", "w F8", "b E7", "w D8", "b E8", "w H5", "b D7", "w C7", "b H7",
+            "w G7", "b E9", "w F9", "b J8", "w K9", "b K6", "w J6", "b K7", "w F4", "b J7", "w E5", "b G3", "w E4",
+            "b H4", "w J5", "b G5", "w J3", "b K4", "w E2", "b E3", "w D6", "b B8", "w J4", "b J2",
+        ];
+        let mut case = genmove_against_a_threat(&moves, 1_000);
+        let named = &case.named;
         assert!(case.narrowed_lost, "{named:?}");
-        assert!(!case.defences.contains(&case.played), "{} is one of the lost defences {named:?}", case.answer);
         let never = std::sync::atomic::AtomicBool::new(false);
         let everywhere =
             GomokuLimits { max_nodes: Some(1_000 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
-        let wider = search_gomoku(&case.position, &everywhere).unwrap();
-        assert_eq!((wider.best_move, wider.proven()), (case.played, None));
+        let wider = search_gomoku_keeping(&case.position, &everywhere, &mut case.table).unwrap();
+        assert_eq!((wider.best_move, wider.proven()), (case.played, None), "{named:?}");
     }
 
     #[test]
