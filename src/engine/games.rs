@@ -602,16 +602,8 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         );
         defences.push(win);
     }
-    // Our own fours are searched beside the defences: a four may open a win of our own that
-    // goes on with quiet moves or threes, which the threat searches do not read (in a game lost
-    // to Rapfi, Black's winning move was a four, left out because a line cell held; Rapfi saw
-    // the win in 17 plies). Each costs the search little, as its reply is forced.
     if let Some(defences) = limits.root_moves.as_mut() {
-        for four in ThreatBoard::new(position).four_points(position.to_move()).iter() {
-            if !defences.contains(&four) {
-                defences.push(four);
-            }
-        }
+        add_own_fours(position, defences);
     }
     let mut result = search_gomoku_keeping(position, &limits, table)?;
     if limits.root_moves.is_some() && result.proven() == Some(false) {
@@ -682,6 +674,19 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         score,
         alternatives: result.alternatives,
     })
+}
+
+/// Adds the side to move's fours to the root `defences` against a threatened forcing win: a
+/// four may open a win of our own that goes on with quiet moves or threes, which the threat
+/// searches do not read (in a game lost to Rapfi, Black's winning move was a four, left out
+/// because a line cell held; Rapfi saw the win in 17 plies). Each costs the search little, as
+/// its reply is forced.
+fn add_own_fours(position: &Mnk, defences: &mut Vec<Cell>) {
+    for four in ThreatBoard::new(position).four_points(position.to_move()).iter() {
+        if !defences.contains(&four) {
+            defences.push(four);
+        }
+    }
 }
 
 /// The Gomoku alpha-beta's limits for a move or an analysis.
@@ -1186,11 +1191,7 @@ mod tests {
             &never,
         )
         .expect("the opponent threatens a forcing win");
-        for four in ThreatBoard::new(&position).four_points(position.to_move()).iter() {
-            if !defences.contains(&four) {
-                defences.push(four);
-            }
-        }
+        add_own_fours(&position, &mut defences);
         let named: Vec<String> = defences.iter().map(|&cell| position.format_move(cell)).collect();
         let narrowed = GomokuLimits {
             max_nodes: Some(visits * GOMOKU_NODES_PER_PLAYOUT),
