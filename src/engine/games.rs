@@ -1262,12 +1262,12 @@ mod tests {
     #[test]
     fn gomoku_genmove_looks_past_the_defences_when_every_one_loses() {
         // White to move after 37 stones of a game ponder lost to Rapfi (avg-b-g3 of
-        // tests/data/gomoku/rapfi_won_positions_later.tsv, two plies before its m41 position).
-        // Black threatens a forcing win, and at 1,000 visits the search narrowed to the moves
-        // that stop it (and White's two fours) proves them all lost. A move that the search over
-        // all moves does not find lost, and that the opponent's threat searches do not refute,
-        // is better than a lost one: genmove searches again over all moves, with the narrowed
-        // search's table, and plays its move.
+        // tests/data/gomoku/rapfi_won_positions_later.tsv: its m41 position less the last
+        // three stones). Black threatens a forcing win, and at 1,000 visits the search narrowed
+        // to the moves that stop it (and White's two fours) proves them all lost. A move that
+        // the search over all moves does not find lost, and that the opponent's threat searches
+        // do not refute, is better than a lost one: genmove searches again over all moves, with
+        // the narrowed search's table, and plays its move.
         let moves = [
             "b F6", "w G8", "b G6", "w E6", "b F7", "w F8", "b E7", "w D8", "b E8", "w H5", "b D7", "w C7", "b H7",
             "w G7", "b E9", "w F9", "b J8", "w K9", "b K6", "w J6", "b K7", "w F4", "b J7", "w E5", "b G3", "w E4",
