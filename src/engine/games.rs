@@ -553,7 +553,8 @@ const GOMOKU_NODES_PER_PLAYOUT: u64 = 20;
 /// the move of the alpha-beta search with the pattern evaluation.
 fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<MidgameAnswer<Cell>> {
     let started = Instant::now();
-    // Against a forcing win the opponent threatens, only the moves that stop it are searched.
+    // Against a forcing win the opponent threatens, only the moves that stop it (and our own
+    // fours, added below) are searched.
     // The checks are sized in nodes for the move's time, and stopped at half of it: on a
     // loaded machine they once took a whole 5 s move, and the search got none of it.
     let root_moves = context

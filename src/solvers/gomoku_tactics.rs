@@ -236,11 +236,12 @@ impl DefenceLimits {
 /// moves that arm a VCF of our own, [`counter_vcf_moves`]), those after which the opponent's
 /// VCF and VCT searches both finish without a win (after a counter-threat: find none). When
 /// none is proven to hold, those the searches did not refute within their share, and our own
-/// fours (which only put the threat off by a move). `None` when the opponent threatens no
-/// forcing win the searches find, when a five is on the board for either side (the forced-move
-/// rules decide), when every candidate is refuted and we have no four (a lost position: the
-/// search decides), or when `stop` ends the search for the opponent's threat. When `stop` ends
-/// the checks of the candidates, those not refuted by then.
+/// fours (genmove searches our fours beside the defences in every case: a four may start a
+/// win of our own, see `add_own_fours` in `src/engine/games.rs`). `None` when the opponent
+/// threatens no forcing win the searches find, when a five is on the board for either side
+/// (the forced-move rules decide), when every candidate is refuted and we have no four (a lost
+/// position: the search decides), or when `stop` ends the search for the opponent's threat.
+/// When `stop` ends the checks of the candidates, those not refuted by then.
 pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBool) -> Option<Vec<Cell>> {
     if position.outcome().is_some() || !is_five_in_a_row(position) {
         return None;
