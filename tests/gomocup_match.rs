@@ -4,91 +4,51 @@
 //! must be an empty cell on the board, each game must end in a five by its rule (or a full
 //! board), and both processes must end cleanly at `END`. No assertion is about speed.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+mod common;
+
+use common::LineEngine;
 
 const SIZE: usize = 20;
 
-/// How long any answer may take before the test fails (each move has 0.15 s).
-const DEADLINE: Duration = Duration::from_secs(30);
-
-/// One brain on pipes; its stdout is read line by line on a thread of its own.
-struct Brain {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+/// One brain, set up for a 20x20 game: freestyle (`INFO rule 0`) or exact five (`INFO rule 1`),
+/// 0.15 s a move (0.05 s of search after the front end's lag reserve).
+struct Brain(LineEngine);
 
 impl Brain {
-    /// A brain set up for a 20x20 game: freestyle (`INFO rule 0`) or exact five (`INFO rule 1`),
-    /// 0.15 s a move (0.05 s of search after the front end's lag reserve).
     fn start(seed: u32, exact_five: bool) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
-            .args(["--protocol", "gomocup", "--threads", "1", "--seed", &seed.to_string()])
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut brain = Brain { child, stdin, lines };
-        brain.send(&format!("START {SIZE}"));
+        let mut engine = LineEngine::start(&["--protocol", "gomocup", "--threads", "1", "--seed", &seed.to_string()]);
+        engine.send(&format!("START {SIZE}"));
+        let mut brain = Brain(engine);
         assert_eq!(brain.answer(), "OK");
-        brain.send(&format!("INFO rule {}", u8::from(exact_five)));
-        brain.send("INFO timeout_turn 150");
+        brain.0.send(&format!("INFO rule {}", u8::from(exact_five)));
+        brain.0.send("INFO timeout_turn 150");
         brain
     }
 
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
     /// The next line that is not a `MESSAGE` or `DEBUG` line (managers show those and go on).
-    fn answer(&self) -> String {
+    fn answer(&mut self) -> String {
         loop {
-            match self.lines.recv_timeout(DEADLINE) {
-                Ok(line) if line.starts_with("MESSAGE") || line.starts_with("DEBUG") => continue,
-                Ok(line) => return line,
-                Err(RecvTimeoutError::Timeout) => panic!("no answer within {DEADLINE:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the brain closed stdout"),
+            let line = self.0.line();
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return line;
             }
         }
     }
 
     /// The brain's move after `command` (`BEGIN` or `TURN X,Y`).
     fn move_after(&mut self, command: &str) -> (usize, usize) {
-        self.send(command);
+        self.0.send(command);
         let answer = self.answer();
         let parsed = answer.split_once(',').and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)));
         parsed.unwrap_or_else(|| panic!("after {command}: {answer:?} is not a move"))
     }
 
-    /// Sends `END` and waits for the process to exit.
+    /// Sends `END`: the brain exits cleanly, with nothing on stderr.
     fn end(mut self) {
-        self.send("END");
-        let deadline = Instant::now() + DEADLINE;
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "the brain did not end at END");
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        self.0.send("END");
+        let (status, stderr) = self.0.end();
         assert!(status.success(), "{status}");
+        assert_eq!(stderr, "");
     }
 }
 

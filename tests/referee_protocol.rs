@@ -3,12 +3,12 @@
 //! check, the swap as "the stone stays, the players exchange colours"). Every wait has a
 //! deadline; no assertion is about speed.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
 use std::time::Duration;
 
-const DEADLINE: Duration = Duration::from_secs(60);
+use common::LineEngine;
+
 const SIZE: usize = 5;
 
 /// The referee's board: `Some(0)` the first colour's stones (joining row 1 to row SIZE),
@@ -75,11 +75,8 @@ impl Board {
     }
 }
 
-struct Player {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
+/// ponder as the referee's player, with the referee's first-empty-cell opponent's moves sent in.
+struct Player(LineEngine);
 
 impl Player {
     fn start(extra: &[&str]) -> Player {
@@ -87,48 +84,23 @@ impl Player {
         let mut args = vec!["--protocol", "referee", "--size", &size, "--seed", "2", "--threads", "1"];
         args.extend(["--max-time", "0", "--max-visits", "3000"]);
         args.extend(extra);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ponder"))
-            .args(&args)
-            .env("RUST_LOG", "off")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Player { stdin: child.stdin.take(), child, lines }
+        Player(LineEngine::start(&args))
     }
 
     fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
+        self.0.send(line);
     }
 
     fn reply(&self) -> String {
-        match self.lines.recv_timeout(DEADLINE) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!("no reply within {DEADLINE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the player closed stdout"),
-        }
+        self.0.line()
     }
 
     /// Sends `finish`, then checks that nothing more was printed and the exit is clean.
     fn finish(mut self) {
         self.send("finish");
-        self.stdin = None;
-        let output = self.child.wait_with_output().unwrap();
-        assert!(output.status.success(), "exit {}", output.status);
-        assert!(self.lines.recv_timeout(Duration::from_secs(5)).is_err(), "output after the game");
+        let (status, _) = self.0.end();
+        assert!(status.success(), "exit {status}");
+        assert!(self.0.stays_silent_for(Duration::from_secs(5)), "output after the game");
     }
 }
 
@@ -230,12 +202,10 @@ fn bad_input_exits_with_an_error_and_only_cells_on_stdout() {
     let cell = player.reply();
     assert!(Board::parse(&cell).0 < SIZE);
     player.send("z9");
-    player.stdin = None;
-    let output = player.child.wait_with_output().unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (status, stderr) = player.0.end();
+    assert!(!status.success());
     assert!(stderr.contains("referee protocol, line 2 'z9'"), "{stderr}");
-    assert!(player.lines.recv_timeout(Duration::from_secs(5)).is_err(), "more output after the bad line");
+    assert!(player.0.stays_silent_for(Duration::from_secs(5)), "more output after the bad line");
 }
 
 #[test]
@@ -243,7 +213,6 @@ fn end_of_input_ends_the_game_quietly() {
     let mut player = Player::start(&[]);
     player.send("d2");
     let _ = player.reply();
-    player.stdin = None;
-    let status = player.child.wait().unwrap();
+    let (status, _) = player.0.end();
     assert!(status.success());
 }

@@ -1,9 +1,10 @@
 //! The engine as a GUI sees it, shared by the subprocess test files: a child process on pipes
-//! whose replies are collected whole, with a deadline on every wait, so a hang fails a test
-//! instead of stalling the suite. No assertion here is about speed.
+//! whose replies are collected whole (GTP) or a line at a time (the line protocols), with a
+//! deadline on every wait, so a hang fails a test instead of stalling the suite. No assertion
+//! here is about speed.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -21,12 +22,7 @@ impl Engine {
     /// Starts `ponder ARGS`. Logging is off unless the arguments ask for it (`-v`), so a test
     /// can check that it never reaches stdout.
     pub fn start(args: &[&str]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ponder"));
-        command.args(args);
-        if !args.iter().any(|arg| arg.starts_with("-v")) {
-            command.env("RUST_LOG", "off");
-        }
-        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let mut child = spawn(args, Stdio::null());
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take();
         let (sender, replies) = channel();
@@ -106,6 +102,95 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `ponder ARGS` with stdin and stdout piped. Logging is off unless the arguments ask for
+/// it (`-v`), so a test can check that it never reaches stdout.
+fn spawn(args: &[&str], stderr: Stdio) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ponder"));
+    command.args(args);
+    if !args.iter().any(|arg| arg.starts_with("-v")) {
+        command.env("RUST_LOG", "off");
+    }
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr).spawn().unwrap()
+}
+
+/// The engine under a line protocol (Gomocup, the course referee's): every answer is one line,
+/// read on a thread of its own; stderr is collected on another, for the test to read once the
+/// process has ended.
+pub struct LineEngine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+}
+
+impl LineEngine {
+    pub fn start(args: &[&str]) -> LineEngine {
+        let mut child = spawn(args, Stdio::piped());
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let mut stderr_pipe = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr_pipe.read_to_string(&mut text);
+            text
+        });
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        LineEngine { child, stdin, lines, stderr: Some(stderr) }
+    }
+
+    /// Sends `line` and its newline.
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of stdout; panics after [`DEADLINE`] or when stdout is closed.
+    pub fn line(&self) -> String {
+        match self.lines.recv_timeout(DEADLINE) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no line within {DEADLINE:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed stdout"),
+        }
+    }
+
+    /// Whether no line comes within `deadline` (the engine may also have closed stdout).
+    pub fn stays_silent_for(&self, deadline: Duration) -> bool {
+        self.lines.recv_timeout(deadline).is_err()
+    }
+
+    /// Closes stdin and waits for the process to end (panics after [`DEADLINE`]): its exit
+    /// status and all it wrote on stderr.
+    pub fn end(&mut self) -> (ExitStatus, String) {
+        self.stdin = None;
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(started.elapsed() < DEADLINE, "the engine did not exit within {DEADLINE:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let stderr = self.stderr.take().map(|reader| reader.join().unwrap()).unwrap_or_default();
+        (status, stderr)
+    }
+}
+
+impl Drop for LineEngine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
