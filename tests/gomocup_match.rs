@@ -1,8 +1,8 @@
 //! A match on Gomocup's own board: two `ponder --protocol gomocup` processes play each other on
 //! 20x20, once freestyle and once under the exact-five rule, with the test as the manager (as
 //! c-gomoku-cli or Piskvork drive a brain: `START`, `INFO`, `BEGIN`, `TURN`, `END`). Every move
-//! must be an empty cell on the board, each game must end in a five by its rule (or a full
-//! board), and both processes must end cleanly at `END`. No assertion is about speed.
+//! must be an empty cell on the board, each game must end in a five by its rule, and both
+//! processes must end cleanly at `END`. No assertion is about speed.
 
 mod common;
 

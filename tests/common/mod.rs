@@ -81,18 +81,7 @@ impl Engine {
 
     /// Waits for the process to end; `None` (and the process killed) after `deadline`.
     pub fn exit_within(&mut self, deadline: Duration) -> Option<ExitStatus> {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return Some(status);
-            }
-            if started.elapsed() > deadline {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        exit_within(&mut self.child, deadline)
     }
 
     /// Waits for the process to end; panics after the deadline.
@@ -105,6 +94,22 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to end; `None` (and the process killed) after `deadline`.
+fn exit_within(child: &mut Child, deadline: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if started.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -177,14 +182,8 @@ impl LineEngine {
     /// status and all it wrote on stderr.
     pub fn end(&mut self) -> (ExitStatus, String) {
         self.stdin = None;
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(started.elapsed() < DEADLINE, "the engine did not exit within {DEADLINE:?}");
-            std::thread::sleep(Duration::from_millis(10));
-        };
+        let status = exit_within(&mut self.child, DEADLINE)
+            .unwrap_or_else(|| panic!("the engine did not exit within {DEADLINE:?}"));
         let stderr = self.stderr.take().map(|reader| reader.join().unwrap()).unwrap_or_default();
         (status, stderr)
     }
