@@ -10,7 +10,7 @@ mod common;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{DEADLINE, Engine};
 use ponder::engine::Session;
@@ -73,18 +73,7 @@ fn run_cli(args: &[&str], deadline: Duration) -> (Option<std::process::ExitStatu
         let _ = stderr.read_to_end(&mut text);
         String::from_utf8_lossy(&text).to_string()
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if started.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = common::exit_within(&mut child, deadline);
     (status, out_reader.join().unwrap(), err_reader.join().unwrap())
 }
 

@@ -98,7 +98,7 @@ impl Drop for Engine {
 }
 
 /// Waits for `child` to end; `None` (and the process killed) after `deadline`.
-fn exit_within(child: &mut Child, deadline: Duration) -> Option<ExitStatus> {
+pub fn exit_within(child: &mut Child, deadline: Duration) -> Option<ExitStatus> {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
