@@ -26,7 +26,7 @@ impl Brain {
     }
 
     /// The next line that is not a `MESSAGE` or `DEBUG` line (managers show those and go on).
-    fn answer(&mut self) -> String {
+    fn answer(&self) -> String {
         loop {
             let line = self.0.line();
             if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
@@ -51,6 +51,9 @@ impl Brain {
         assert_eq!(stderr, "");
     }
 }
+
+// The referee's own rules, written here from the game's definition rather than taken from
+// the engine's, so that a rule the engine gets wrong (an overline under exact five) shows.
 
 /// The stones of one colour in a line through (x, y) along (dx, dy), (x, y) included.
 fn line_length(stones: &[Option<usize>], (x, y): (usize, usize), (dx, dy): (isize, isize), side: usize) -> usize {
