@@ -231,13 +231,15 @@ enum Tool {
         /// `value` (the alpha-beta search's position value, `weights/gomoku.value`, from who won,
         /// penalised by `--ridge` per weight in squared logits) or `value-from-moves` (the same
         /// value from the moves a player chose, drawn by `--ridge` towards `--prior-weights`,
-        /// by default the embedded value). The other games have one model.
+        /// by default the embedded value) or `order` (the alpha-beta's move order in quiet
+        /// positions, `weights/gomoku.order`, from the moves players chose, penalised by
+        /// `--ridge` per weight in squared nats). The other games have one model.
         #[arg(long)]
         model: Option<String>,
         /// Learn the moves of this player only: a case-insensitive part of a match record's
         /// `PB` or `PW` (the data and test directories may hold `ponder match --sgf` records
         /// beside self-play shards, c-gomoku-cli's `-sgf` files too; a shard's moves are all
-        /// learned). Move-prior fits and `--model value-from-moves`.
+        /// learned). Move-prior fits, `--model value-from-moves` and `--model order`.
         #[arg(long)]
         learn_from: Option<String>,
         /// Move-prior fits: draw the gammas towards those of this weights file (of the same
@@ -436,9 +438,16 @@ fn main() -> ExitCode {
             Err("--prior-strength is for the move-prior fits; --model value-from-moves draws towards its prior by --ridge"
                 .to_string())
         }
+        Some(Tool::Train { model: Some(model), prior_weights, prior_strength, .. })
+            if model == "order" && (prior_weights.is_some() || prior_strength != 1.0) =>
+        {
+            Err("--prior-weights and --prior-strength are not for --model order: it starts from zero, held by --ridge"
+                .to_string())
+        }
         Some(Tool::Train { model: Some(model), learn_from, prior_weights, prior_strength, .. })
             if model != "priors"
                 && model != "value-from-moves"
+                && model != "order"
                 && (learn_from.is_some() || prior_weights.is_some() || prior_strength != 1.0) =>
         {
             Err(format!(
@@ -474,8 +483,16 @@ fn main() -> ExitCode {
                 };
                 ponder::train::gomoku_move_value_fit::run_train(&data, &out, &options).map(print_lines)
             }
-            "value" | "value-from-moves" => Err(format!("--ridge {ridge}: expected a positive number")),
-            other => Err(format!("--model {other}: expected priors, value or value-from-moves")),
+            "order" if ridge.is_finite() && ridge > 0.0 => ponder::train::gomoku_order_fit::run_train(
+                &data,
+                &out,
+                ridge,
+                learn_from.as_deref(),
+                test.as_deref(),
+            )
+            .map(print_lines),
+            "value" | "value-from-moves" | "order" => Err(format!("--ridge {ridge}: expected a positive number")),
+            other => Err(format!("--model {other}: expected priors, value, value-from-moves or order")),
         },
         Some(Tool::Train { game, data, out, iterations, test, learn_from, prior_weights, prior_strength, .. })
             if game.eq_ignore_ascii_case("hex") =>

@@ -26,7 +26,7 @@ fn a_model_the_game_does_not_have_is_refused() {
     assert!(stderr.contains("--model value: only Gomoku has more than one model to train"), "{stderr}");
     let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "frob"]);
     assert!(!ok);
-    assert!(stderr.contains("--model frob: expected priors, value or value-from-moves"), "{stderr}");
+    assert!(stderr.contains("--model frob: expected priors, value, value-from-moves or order"), "{stderr}");
     let (ok, stderr) = ponder_train(&["--game", "gomoku", "--model", "value", "--ridge", "0"]);
     assert!(!ok);
     assert!(stderr.contains("--ridge 0: expected a positive number"), "{stderr}");
@@ -95,4 +95,21 @@ fn edge_patterns_are_made_for_hex_only() {
     let stderr = String::from_utf8(output.stderr).expect("utf-8 output");
     assert!(stderr.contains("edge-patterns: only hex has edge patterns, not 'reversi'"), "{stderr}");
     assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn the_move_order_takes_a_player_and_a_ridge_but_no_prior() {
+    let order = ["--game", "gomoku", "--model", "order"];
+    for extra in [&["--prior-weights", "weights/gomoku.order"][..], &["--prior-strength", "3"]] {
+        let (ok, stderr) = ponder_train(&[&order[..], extra].concat());
+        assert!(!ok);
+        assert!(stderr.contains("are not for --model order"), "{extra:?}: {stderr}");
+    }
+    let (ok, stderr) = ponder_train(&[&order[..], &["--ridge", "0"]].concat());
+    assert!(!ok);
+    assert!(stderr.contains("--ridge 0: expected a positive number"), "{stderr}");
+    // A player to learn from is accepted: the missing data is what stops it.
+    let (ok, stderr) = ponder_train(&[&order[..], &["--learn-from", "rapfi"]].concat());
+    assert!(!ok);
+    assert!(stderr.contains("ponder-no-such-data"), "{stderr}");
 }

@@ -608,6 +608,12 @@ impl PatternEvaluation {
         }
     }
 
+    /// The four line shapes of a `color` stone on `cell`, packed (0 for a taken cell; see
+    /// [`combination_of`]).
+    pub fn packed_shape(&self, color: Color, cell: Cell) -> u16 {
+        self.packed_shapes[color.index()][cell.0 as usize]
+    }
+
     /// What a `color` stone on `cell` is worth to `color` (0 for a taken cell).
     pub fn cell_score(&self, color: Color, cell: Cell) -> i32 {
         self.cell_scores[usize::from(self.packed_shapes[color.index()][cell.0 as usize])]

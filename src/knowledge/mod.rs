@@ -2,6 +2,7 @@
 //! Used by the searches and solvers, never by `games/`.
 
 pub mod gomoku_eval;
+pub mod gomoku_order;
 pub mod gomoku_patterns;
 pub mod hex_patterns;
 pub mod hex_swap;

@@ -1,9 +1,10 @@
 //! Gomoku alpha-beta search: principal variation search under iterative deepening with a
 //! transposition table (kept from move to move by [`search_gomoku_keeping`]), the pattern
 //! evaluation of [`crate::knowledge::gomoku_eval`] (its trained position value at the leaves,
-//! averaged over the leaf and the position before it, its hand-set cell scores for the move
-//! order), and Gomoku's forced-move rules at every node, as classical engines (Rapfi's
-//! classical mode among them) search:
+//! averaged over the leaf and the position before it, its hand-set cell scores for the order of
+//! forced moves), the learned move order of [`crate::knowledge::gomoku_order`] in quiet
+//! positions (freestyle), and Gomoku's forced-move rules at every node, as classical engines
+//! (Rapfi's classical mode among them) search:
 //!
 //! - the side to move makes five when it can (a win);
 //! - against the opponent's four it may only block (two fours: lost);
@@ -15,8 +16,9 @@
 //!   wins, and against one of the opponent's it tries only the cells of that line and its own
 //!   fours;
 //! - otherwise it tries the empty cells within two cells of a stone, best scored first (a
-//!   cell's score: what a stone there makes for either side), only the best few below the root
-//!   (on the principal variation all of them, when the best few all lose by force).
+//!   cell's score: what a stone there makes for either side, by the learned order where there
+//!   is one), only the best few below the root (on the principal variation all of them, when
+//!   the best few all lose by force).
 //!
 //! Only the block of a four is free of depth (a four and its block count one ply); the answers
 //! to an open three cost a ply like any move but are never reduced, and late quiet moves are
@@ -39,6 +41,7 @@ use crate::games::Game;
 use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
+use crate::knowledge::gomoku_order::{OrderTables, embedded_order_tables};
 use crate::search::deepening::{Heartbeat, next_iteration_fits};
 use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, solve_vcf_on};
 
@@ -301,6 +304,17 @@ struct Entry {
     bound: Bound,
 }
 
+impl Entry {
+    /// Whether the entry proves a win or a loss: a mate score on the side its bound holds.
+    fn proves_result(&self) -> bool {
+        match self.bound {
+            Bound::Exact => self.score.abs() >= MATE_BOUND,
+            Bound::Lower => self.score >= MATE_BOUND,
+            Bound::Upper => self.score <= -MATE_BOUND,
+        }
+    }
+}
+
 const NO_MOVE: u16 = u16::MAX;
 
 struct Searcher<'a> {
@@ -311,6 +325,8 @@ struct Searcher<'a> {
     to_move: Color,
     table: Vec<Entry>,
     nodes: u64,
+    /// The node count at which [`Self::count_node`] next looks at the limits.
+    next_check: u64,
     started: Instant,
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
@@ -321,6 +337,8 @@ struct Searcher<'a> {
     root_kind: MoveKind,
     /// Quiet candidates a node searches: within the first ply, and deeper.
     widths: [usize; 2],
+    /// The learned move order (freestyle, when its weights decode), else the hand-set one.
+    order: Option<&'static OrderTables>,
 }
 
 /// The table entry of the position with zobrist `key`.
@@ -371,6 +389,13 @@ fn late_move_reduction(kind: MoveKind, depth: u32, index: usize) -> u32 {
     }
 }
 
+/// The hand-set order's score of the empty `cell` with `to_move` to move: what a stone there
+/// makes for the side to move and what it takes from the opponent.
+pub fn hand_set_move_score(evaluation: &PatternEvaluation, to_move: Color, cell: Cell) -> i32 {
+    ATTACK_WEIGHT * evaluation.cell_score(to_move, cell)
+        + DEFENCE_WEIGHT * evaluation.cell_score(to_move.opponent(), cell)
+}
+
 /// The win for the side to move when its five falls `plies` plies after the node at `ply`.
 fn win_in(ply: u32, plies: u32) -> i32 {
     MATE - (ply + plies) as i32
@@ -389,6 +414,7 @@ impl<'a> Searcher<'a> {
             to_move: position.to_move(),
             table,
             nodes: 0,
+            next_check: NODES_PER_CHECK,
             started,
             deadline: limits.max_time.map(|time| started + time),
             max_nodes: limits.max_nodes,
@@ -397,7 +423,11 @@ impl<'a> Searcher<'a> {
             aborted: false,
             root_kind: MoveKind::Quiet,
             widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
+            order: None,
         };
+        if !searcher.board.exact_five() {
+            searcher.order = embedded_order_tables();
+        }
         for index in 0..cells {
             if !searcher.board.is_empty(Cell(index as u16)) {
                 searcher.count_near(Cell(index as u16), true);
@@ -448,31 +478,47 @@ impl<'a> Searcher<'a> {
     /// Counts a node and looks at the limits now and then; true when the search must end.
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(NODES_PER_CHECK) {
+        // The in-tree threat searches add their nodes in bulk, so the count can step over a
+        // multiple of the interval: the next look is due at a count, not at a multiple.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + NODES_PER_CHECK;
             self.check_limits();
         }
         self.aborted
     }
 
     /// How good `cell` looks for the side to move: what it makes for itself and what it takes
-    /// from the opponent.
+    /// from the opponent (the hand-set order of forced moves: fours, defences).
     fn move_score(&self, cell: Cell) -> i32 {
-        ATTACK_WEIGHT * self.evaluation.cell_score(self.to_move, cell)
-            + DEFENCE_WEIGHT * self.evaluation.cell_score(self.to_move.opponent(), cell)
+        hand_set_move_score(&self.evaluation, self.to_move, cell)
+    }
+
+    /// How good `cell` looks in a quiet position: by the learned order where there is one (it
+    /// was fitted to quiet positions only), else as [`Self::move_score`].
+    fn quiet_move_score(&self, cell: Cell) -> i32 {
+        match self.order {
+            Some(order) => order.cell_score(&self.board, &self.evaluation, self.to_move, cell),
+            None => self.move_score(cell),
+        }
     }
 
     /// `cells` sorted by move score, best first (ties by cell index, so the order is the same
     /// on every run).
     fn sorted(&self, cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
-        self.best_sorted(cells, usize::MAX).0
+        self.best_sorted(cells, usize::MAX, Self::move_score).0
     }
 
-    /// The `width` best of `cells` by move score, best first, in the order [`Self::sorted`]
+    /// The `width` best of `cells` by `score`, best first, in the order [`Self::sorted`]
     /// gives them, and how many cells there were. Below the root a quiet node keeps a dozen
     /// of its candidates: selecting them first and sorting only those cut the ordering from a
     /// tenth of the search's time to under 3% (perf, 12-ply search of the bench position).
-    fn best_sorted(&self, cells: impl Iterator<Item = Cell>, width: usize) -> (Vec<Cell>, usize) {
-        let mut scored: Vec<(i32, Cell)> = cells.map(|cell| (self.move_score(cell), cell)).collect();
+    fn best_sorted(
+        &self,
+        cells: impl Iterator<Item = Cell>,
+        width: usize,
+        score: fn(&Self, Cell) -> i32,
+    ) -> (Vec<Cell>, usize) {
+        let mut scored: Vec<(i32, Cell)> = cells.map(|cell| (score(self, cell), cell)).collect();
         let count = scored.len();
         // Scores and cells together order the cells totally: the same cells come first
         // whichever way they are picked.
@@ -557,7 +603,7 @@ impl<'a> Searcher<'a> {
         let candidates = (0..cells)
             .map(|index| Cell(index as u16))
             .filter(|&cell| self.near[cell.0 as usize] > 0 && self.board.is_empty(cell));
-        let (mut moves, count) = self.best_sorted(candidates, width);
+        let (mut moves, count) = self.best_sorted(candidates, width, Self::quiet_move_score);
         if moves.is_empty() {
             // An empty board: the centre (or any empty cell on a full-looking tiny board).
             let centre = self.board.cell(self.board.width() / 2, self.board.height() / 2);
@@ -673,7 +719,7 @@ impl<'a> Searcher<'a> {
         if kind == MoveKind::Quiet {
             let left_out: Vec<Cell> =
                 allowed.iter().copied().filter(|&cell| self.board.is_empty(cell) && !kept.contains(&cell)).collect();
-            kept.extend(self.sorted(left_out.into_iter()));
+            kept.extend(self.best_sorted(left_out.into_iter(), usize::MAX, Self::quiet_move_score).0);
         }
         if kept.is_empty() { moves } else { kept }
     }
@@ -835,13 +881,19 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Exact
         };
-        self.table[slot] = Entry {
+        let fresh = Entry {
             key,
             score: score_to_table(best_score, ply),
             best: best_move.0,
             depth: depth.min(u32::from(u8::MAX)) as u8,
             bound,
         };
+        // A proof of another position stays: it holds for the rest of the game, and a later
+        // move may need it (a win an earlier search proved is searched among the defences).
+        let kept = self.table[slot];
+        if kept.key == key || !kept.proves_result() || fresh.proves_result() {
+            self.table[slot] = fresh;
+        }
         best_score
     }
 
@@ -986,6 +1038,7 @@ mod tests {
     use super::*;
     use crate::games::mnk::MnkConfig;
     use crate::games::{Game, GameConfig};
+    use crate::knowledge::gomoku_order::{embedded_order, order_features};
 
     /// The position after `moves` (GTP vertices, Black first) on a 15x15 board.
     fn gomoku(moves: &[&str]) -> Mnk {
@@ -1390,5 +1443,34 @@ mod tests {
         let exact = gomoku_with(config, &moves);
         let result = search(&exact, 2);
         assert_ne!(result.proven(), Some(true), "{result:?}");
+    }
+
+    #[test]
+    fn freestyle_orders_quiet_moves_by_the_learned_weights_and_exact_five_by_the_hand_set_scores() {
+        let never = AtomicBool::new(false);
+        let limits = GomokuLimits::to_depth(1, &never);
+        let moves = ["H8", "J9", "H9", "H10", "G8"];
+        let freestyle = Searcher::new(&gomoku(&moves), &limits, Vec::new());
+        assert!(freestyle.order.is_some(), "the embedded order decodes");
+        let weights = embedded_order().unwrap();
+        // The scores are the learned weights' own, not the hand-set ones.
+        let cells: Vec<Cell> = (0..225)
+            .map(|i| Cell(i as u16))
+            .filter(|&c| freestyle.near[c.0 as usize] > 0 && freestyle.board.is_empty(c))
+            .collect();
+        assert!(cells.iter().all(|&c| freestyle.quiet_move_score(c)
+            == weights.score(&order_features(&freestyle.board, &freestyle.evaluation, freestyle.to_move, c))));
+        assert!(cells.iter().any(
+            |&c| freestyle.quiet_move_score(c) != hand_set_move_score(&freestyle.evaluation, freestyle.to_move, c)
+        ));
+        let mut config = MnkConfig::gomoku();
+        config.set_param("exact_five", "1").unwrap();
+        let exact = Searcher::new(&gomoku_with(config, &moves), &limits, Vec::new());
+        assert!(exact.order.is_none());
+        assert!(
+            cells
+                .iter()
+                .all(|&c| exact.quiet_move_score(c) == hand_set_move_score(&exact.evaluation, exact.to_move, c))
+        );
     }
 }

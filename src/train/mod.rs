@@ -5,6 +5,7 @@ pub mod bradley_terry;
 pub mod game_selfplay;
 pub mod gomoku_fit;
 pub mod gomoku_move_value_fit;
+pub mod gomoku_order_fit;
 pub mod gomoku_value_fit;
 pub mod hex_fit;
 pub mod hex_swap_table;
