@@ -35,7 +35,10 @@ fn team(features: &CellFeatures) -> [u32; GROUPS] {
 ///
 /// # Errors
 /// A message naming the first move that does not parse or is illegal.
-fn for_each_choice(record: &GameRecord, mut visit: impl FnMut(&Mnk, &[Cell], Option<usize>)) -> Result<(), String> {
+pub(super) fn for_each_choice(
+    record: &GameRecord,
+    mut visit: impl FnMut(&Mnk, &[Cell], Option<usize>),
+) -> Result<(), String> {
     let mut config = MnkConfig::gomoku();
     config.set_size(record.size, record.size).map_err(|e| e.to_string())?;
     let mut position = Mnk::new(&config);

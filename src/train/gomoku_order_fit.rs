@@ -11,14 +11,14 @@
 use std::path::Path;
 
 use super::game_selfplay::{GameRecord, RecordGame, load_records};
+use super::gomoku_fit::for_each_choice;
+use crate::games::Game;
+use crate::games::mnk::Mnk;
 use crate::games::mnk::gomoku_threats::ThreatBoard;
-use crate::games::mnk::{Cell, Mnk, MnkConfig};
-use crate::games::{Game, GameConfig};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
 use crate::knowledge::gomoku_order::{
     GAME, ORDER_FEATURE_SET, ORDER_TABLE_SIZES, ORDER_UNIT, OrderFeatures, embedded_order, order_features,
 };
-use crate::knowledge::gomoku_patterns::{applies, is_candidate};
 use crate::knowledge::weights_format::{self, WeightsFile, WeightsHeader};
 use crate::search::gomoku_alphabeta::hand_set_move_score;
 
@@ -78,38 +78,24 @@ fn is_quiet(board: &ThreatBoard, position: &Mnk) -> bool {
 fn choices(records: &[GameRecord]) -> Result<Vec<Choice>, String> {
     let mut result = Vec::new();
     for record in records {
-        let mut config = MnkConfig::gomoku();
-        config.set_size(record.size, record.size).map_err(|e| e.to_string())?;
-        let mut position = Mnk::new(&config);
-        let mut legal = Vec::new();
-        for (ply, text) in record.moves.iter().enumerate() {
-            let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
-            if ply > 0 && record.is_choice(ply, position.to_move()) && applies(&position) {
-                let board = ThreatBoard::new(&position);
-                if is_quiet(&board, &position) {
-                    let evaluation = PatternEvaluation::new(&board);
-                    legal.clear();
-                    position.legal_moves(&mut legal);
-                    let candidates: Vec<Cell> =
-                        legal.iter().copied().filter(|&cell| is_candidate(&position, cell, false)).collect();
-                    if let Some(chosen) = candidates.iter().position(|&cell| cell == mv) {
-                        let to_move = position.to_move();
-                        result.push(Choice {
-                            terms: candidates
-                                .iter()
-                                .map(|&cell| terms_of(&order_features(&board, &evaluation, to_move, cell)))
-                                .collect(),
-                            hand_set: candidates
-                                .iter()
-                                .map(|&cell| hand_set_move_score(&evaluation, to_move, cell))
-                                .collect(),
-                            chosen,
-                        });
-                    }
-                }
+        for_each_choice(record, |position, candidates, chosen| {
+            let Some(chosen) = chosen else { return };
+            let board = ThreatBoard::new(position);
+            // The first stone has no quiet node to order: the search plays the centre.
+            if board.stone_count() == 0 || !is_quiet(&board, position) {
+                return;
             }
-            position.play(mv).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
-        }
+            let evaluation = PatternEvaluation::new(&board);
+            let to_move = position.to_move();
+            result.push(Choice {
+                terms: candidates
+                    .iter()
+                    .map(|&cell| terms_of(&order_features(&board, &evaluation, to_move, cell)))
+                    .collect(),
+                hand_set: candidates.iter().map(|&cell| hand_set_move_score(&evaluation, to_move, cell)).collect(),
+                chosen,
+            });
+        })?;
     }
     Ok(result)
 }
@@ -336,8 +322,10 @@ pub fn run_train(
 mod tests {
     use super::*;
     use crate::games::Color;
+    use crate::games::mnk::Cell;
     use crate::games::mnk::gomoku_threats::LINE_DIRECTIONS;
     use crate::knowledge::gomoku_order::OrderWeights;
+    use crate::knowledge::gomoku_patterns::is_candidate;
     use crate::knowledge::weights_format;
     use crate::train::game_selfplay::{scripted_gomoku_games, write_test_shard};
     use rand::Rng;
