@@ -201,8 +201,8 @@ pub fn embedded_order_tables() -> Option<&'static OrderTables> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mnk::{Mnk, MnkConfig};
     use crate::games::Game;
+    use crate::games::mnk::{Mnk, MnkConfig};
 
     #[test]
     fn side_states_number_every_run_once() {
