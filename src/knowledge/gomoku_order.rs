@@ -138,7 +138,8 @@ impl OrderWeights {
     }
 
     /// The weights laid out for the search: per window key and per packing of four line
-    /// shapes, so a candidate's score is sixteen look-ups and no feature is computed.
+    /// shapes, so a candidate's score is ten table look-ups (four windows and a packing a
+    /// colour) and no feature is computed.
     pub fn tables(&self) -> OrderTables {
         let [own_windows, their_windows, own_combinations, their_combinations] = &self.tables;
         let by_key = |table: &[i32]| WINDOW_CLASS_OF_KEY.iter().map(|&class| table[usize::from(class)]).collect();

@@ -406,6 +406,7 @@ impl<'a> Searcher<'a> {
         let started = Instant::now();
         let board = ThreatBoard::new(position);
         let evaluation = PatternEvaluation::new(&board);
+        let order = if board.exact_five() { None } else { embedded_order_tables() };
         let cells = board.width() * board.height();
         let mut searcher = Searcher {
             board,
@@ -423,11 +424,8 @@ impl<'a> Searcher<'a> {
             aborted: false,
             root_kind: MoveKind::Quiet,
             widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
-            order: None,
+            order,
         };
-        if !searcher.board.exact_five() {
-            searcher.order = embedded_order_tables();
-        }
         for index in 0..cells {
             if !searcher.board.is_empty(Cell(index as u16)) {
                 searcher.count_near(Cell(index as u16), true);

@@ -171,13 +171,9 @@ pub struct Accuracy {
 impl Accuracy {
     /// Counts one position: `scores` of the candidates, `chosen` the index of the searched move.
     pub fn add(&mut self, scores: &[f64], chosen: usize) {
-        let score = scores[chosen];
-        let better = scores.iter().filter(|&&s| s > score).count() as f64;
-        let equal = scores.iter().filter(|&&s| s == score).count() as f64;
-        let within = |k: f64| ((k - better) / equal).clamp(0.0, 1.0);
         self.positions += 1;
-        self.top1 += within(1.0);
-        self.top5 += within(5.0);
+        self.top1 += share_within(scores, chosen, 1);
+        self.top5 += share_within(scores, chosen, 5);
     }
 
     /// Shares of the positions, in percent.
@@ -185,6 +181,16 @@ impl Accuracy {
         let n = self.positions.max(1) as f64;
         (100.0 * self.top1 / n, 100.0 * self.top5 / n)
     }
+}
+
+/// The expected share of the time candidate `chosen` is among the first `k` when `scores` rank
+/// the candidates and ties are broken at random: 1 or 0, or a fraction for a tie across the
+/// `k`-th place.
+pub fn share_within(scores: &[f64], chosen: usize, k: usize) -> f64 {
+    let score = scores[chosen];
+    let better = scores.iter().filter(|&&s| s > score).count() as f64;
+    let equal = scores.iter().filter(|&&s| s == score).count() as f64;
+    ((k as f64 - better) / equal).clamp(0.0, 1.0)
 }
 
 /// The learned ranking's and the hand-set priors' accuracy, side by side.

@@ -377,6 +377,26 @@ fn play_game(options: &SelfplayOptions, game: usize) -> Result<GameRecord, Strin
     Ok(GameRecord { size: options.size, number: game, winner, random_moves, moves, chooser: None })
 }
 
+/// The held-out records of `game` in `test` (read as [`load_records`] reads them) turned into
+/// a fit's samples by `samples`, with the report line that names them (`unit`: what a sample
+/// is).
+///
+/// # Errors
+/// The messages of [`load_records`] and of `samples`.
+pub fn held_out_samples<T>(
+    game: RecordGame,
+    test: &Path,
+    learn_from: Option<&str>,
+    unit: &str,
+    samples: impl FnOnce(&[GameRecord]) -> Result<Vec<T>, String>,
+) -> Result<(Vec<T>, String), String> {
+    let (records, hash, _) = load_records(game, test, learn_from)?;
+    let held_out = samples(&records)?;
+    let line =
+        format!("held-out {} ({} games, hash {hash:016x}), {} {unit}", test.display(), records.len(), held_out.len());
+    Ok((held_out, line))
+}
+
 /// The game records of `dir`, in file-name order: every self-play shard (`*.txt`), whose
 /// moves past the random opening are all choices, and every match record of `game` (`*.sgf`:
 /// one game as `ponder match --sgf` writes them, or a collection of games as c-gomoku-cli's

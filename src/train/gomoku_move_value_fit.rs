@@ -31,7 +31,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::game_selfplay::{GameRecord, RecordGame, load_records};
+use super::game_selfplay::{GameRecord, RecordGame, held_out_samples, load_records};
 use super::gomoku_value_fit::{
     features_of, file_logits, is_evaluated, logits_of, newton_step, solve_positive_definite, weights_file,
 };
@@ -345,14 +345,8 @@ pub fn run_train(data: &Path, out: &Path, options: &MoveValueOptions) -> Result<
         describe("training, prior", fitness(&prior, &training)),
     ];
     if let Some(test) = options.test {
-        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test, options.learn_from)?;
-        let held_out = choices(&test_records)?;
-        lines.push(format!(
-            "held-out {} ({} games, hash {test_hash:016x}), {} choices",
-            test.display(),
-            test_records.len(),
-            held_out.len()
-        ));
+        let (held_out, header) = held_out_samples(RecordGame::Gomoku, test, options.learn_from, "choices", choices)?;
+        lines.push(header);
         lines.push(describe("held-out, trained", fitness(&stored, &held_out)));
         lines.push(describe("held-out, prior", fitness(&prior, &held_out)));
     }

@@ -10,7 +10,8 @@
 
 use std::path::Path;
 
-use super::game_selfplay::{GameRecord, RecordGame, load_records};
+use super::bradley_terry::share_within;
+use super::game_selfplay::{GameRecord, RecordGame, held_out_samples, load_records};
 use super::gomoku_fit::for_each_choice;
 use crate::games::Game;
 use crate::games::mnk::Mnk;
@@ -142,29 +143,19 @@ fn fit(data: &[Choice], ridge: f64) -> Vec<f64> {
             for &term in &choice.terms[choice.chosen] {
                 gradient[usize::from(term)] += 1.0;
             }
-            // Per weight: the expected count under the softmax, and the expected square.
+            // Per weight: the expected count under the softmax, and the expected square (a
+            // count squared as the sum of the odd numbers up to it: 1 for a weight's first
+            // occurrence in the candidate, 3 for its second, ...).
             for (terms, e) in choice.terms.iter().zip(&exps) {
                 let p = e / sum;
-                for &term in terms {
+                for (index, &term) in terms.iter().enumerate() {
                     let t = usize::from(term);
                     if expected[t] == 0.0 {
                         touched.push(t);
                     }
                     expected[t] += p;
-                }
-            }
-            for (terms, e) in choice.terms.iter().zip(&exps) {
-                let p = e / sum;
-                // Count each weight once per candidate with its multiplicity.
-                let mut seen: [(u16, f64); TERMS] = [(u16::MAX, 0.0); TERMS];
-                for &term in terms {
-                    if let Some(slot) = seen.iter_mut().find(|(t, _)| *t == term || *t == u16::MAX) {
-                        slot.0 = term;
-                        slot.1 += 1.0;
-                    }
-                }
-                for &(term, count) in seen.iter().filter(|(t, _)| *t != u16::MAX) {
-                    curvature[usize::from(term)] += p * count * count;
+                    let earlier = terms[..index].iter().filter(|&&other| other == term).count() as f64;
+                    curvature[t] += p * (2.0 * earlier + 1.0);
                 }
             }
             for &t in &touched {
@@ -224,12 +215,9 @@ const RANKS: [usize; 4] = [1, 5, 12, 20];
 
 impl Ranks {
     fn add(&mut self, scores: &[f64], chosen: usize) {
-        let mine = scores[chosen];
-        let better = scores.iter().filter(|&&s| s > mine).count() as f64;
-        let equal = scores.iter().filter(|&&s| s == mine).count() as f64;
         self.positions += 1;
         for (within, k) in self.within.iter_mut().zip(RANKS) {
-            *within += ((k as f64 - better) / equal).clamp(0.0, 1.0);
+            *within += share_within(scores, chosen, k);
         }
     }
 
@@ -299,14 +287,8 @@ pub fn run_train(
         hand_set.describe("training, hand-set"),
     ];
     if let Some(test) = test {
-        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test, learn_from)?;
-        let held_out = choices(&test_records)?;
-        lines.push(format!(
-            "held-out {} ({} games, hash {test_hash:016x}), {} choices",
-            test.display(),
-            test_records.len(),
-            held_out.len()
-        ));
+        let (held_out, header) = held_out_samples(RecordGame::Gomoku, test, learn_from, "choices", choices)?;
+        lines.push(header);
         lines.push(format!("held-out: log-loss {:.4} nats a choice", loss(&stored, &held_out)));
         let (learned, hand_set) = ranks(&stored, &held_out);
         lines.push(learned.describe("held-out, trained"));

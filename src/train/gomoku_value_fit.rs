@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use super::game_selfplay::{GameRecord, RecordGame, load_records};
+use super::game_selfplay::{GameRecord, RecordGame, held_out_samples, load_records};
 use crate::games::mnk::gomoku_threats::ThreatBoard;
 use crate::games::mnk::{Mnk, MnkConfig};
 use crate::games::{Color, Game, GameConfig};
@@ -340,14 +340,8 @@ pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Re
         describe("training, hand-set (as the search used it)", fitness(&hand_set_logits(), &training)),
     ];
     if let Some(test) = test {
-        let (test_records, test_hash, _) = load_records(RecordGame::Gomoku, test, None)?;
-        let held_out = samples(&test_records)?;
-        lines.push(format!(
-            "held-out {} ({} games, hash {test_hash:016x}), {} positions",
-            test.display(),
-            test_records.len(),
-            held_out.len()
-        ));
+        let (held_out, header) = held_out_samples(RecordGame::Gomoku, test, None, "positions", samples)?;
+        lines.push(header);
         lines.push(describe("held-out, trained", fitness(&stored, &held_out)));
         // The value the engine plays with now, so a new fit can be judged against it.
         if let Ok(embedded) = crate::knowledge::gomoku_eval::embedded_value() {
