@@ -563,7 +563,9 @@ fn run_engine(options: &EngineOptions) -> Result<(), String> {
     let session = configured_session(options)?;
     let result = match options.protocol {
         Protocol::Gtp => ponder::frontends::gtp::run(session, io::stdin(), io::stdout().lock()),
-        Protocol::Gomocup => ponder::frontends::gomocup::run(session, io::stdin(), io::stdout().lock()),
+        Protocol::Gomocup => {
+            ponder::frontends::gomocup::run(session, options.max_time, io::stdin(), io::stdout().lock())
+        }
         Protocol::Referee => ponder::frontends::referee::run(session, io::stdin(), io::stdout().lock()),
         Protocol::Nboard => ponder::frontends::nboard::run(session, io::stdin(), io::stdout().lock()),
     };

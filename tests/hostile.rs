@@ -252,7 +252,8 @@ impl FifoLike for std::fs::FileType {
 fn gomocup_rule_change_mid_game_keeps_the_board() {
     let run = |script: &str| {
         let mut output = Vec::new();
-        ponder::frontends::gomocup::run(session("gomoku"), script.as_bytes().to_vec().as_slice(), &mut output).unwrap();
+        ponder::frontends::gomocup::run(session("gomoku"), None, script.as_bytes().to_vec().as_slice(), &mut output)
+            .unwrap();
         String::from_utf8(output).unwrap().lines().map(str::to_string).collect::<Vec<_>>()
     };
     let replies = run("START 15\nBEGIN\nINFO rule 1\nTURN 0,0\nEND\n");
@@ -402,7 +403,7 @@ fn byoyomi_needs_a_period_and_canadian_a_stone() {
 
 fn gomocup(script: &[u8]) -> String {
     let mut output = Vec::new();
-    ponder::frontends::gomocup::run(session("gomoku"), script, &mut output).unwrap();
+    ponder::frontends::gomocup::run(session("gomoku"), None, script, &mut output).unwrap();
     String::from_utf8(output).unwrap()
 }
 

@@ -62,11 +62,13 @@ struct GomocupFrontEnd {
 }
 
 /// Runs the Gomocup protocol on `input`/`output` until `END` or the end of input. Blocks.
+/// `user_max_time` is the user's own cap on a move's seconds (`--max-time`); without one the
+/// manager's limits alone decide (the session's own default cap, for GTP, does not apply).
 ///
 /// # Errors
 /// Only a failed write to `output`.
-pub fn run(session: Session, input: impl Read, mut output: impl Write) -> io::Result<()> {
-    let mut front_end = GomocupFrontEnd::new(session)?;
+pub fn run(session: Session, user_max_time: Option<f64>, input: impl Read, mut output: impl Write) -> io::Result<()> {
+    let mut front_end = GomocupFrontEnd::new(session, user_max_time)?;
     let mut reader = BufReader::new(input);
     while let Some(line) = next_line(&mut reader) {
         let reply = match line {
@@ -132,8 +134,9 @@ fn board_lines(reader: &mut impl BufRead) -> Result<Vec<String>, String> {
 }
 
 impl GomocupFrontEnd {
-    /// The front end over `session`, switched to Gomoku.
-    fn new(session: Session) -> io::Result<GomocupFrontEnd> {
+    /// The front end over `session`, switched to Gomoku, its moves capped at `user_max_time`
+    /// seconds if the user set a cap.
+    fn new(session: Session, user_max_time: Option<f64>) -> io::Result<GomocupFrontEnd> {
         let mut front_end = GomocupFrontEnd {
             session,
             width: 15,
@@ -145,14 +148,9 @@ impl GomocupFrontEnd {
             time_left_seconds: None,
             used_seconds: 0.0,
             moves: Vec::new(),
-            user_max_time: 0.0,
+            user_max_time: user_max_time.unwrap_or(0.0),
             pending_exact_five: None,
         };
-        front_end.user_max_time = front_end
-            .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
-            .ok()
-            .and_then(|text| text.parse().ok())
-            .unwrap_or(0.0);
         front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
         Ok(front_end)
     }
@@ -507,10 +505,17 @@ mod tests {
 
     #[test]
     fn turn_and_match_limits_make_the_move_time() {
-        let mut front_end = GomocupFrontEnd::new(session()).unwrap();
+        let mut front_end = GomocupFrontEnd::new(session(), None).unwrap();
         assert_eq!(front_end.move_seconds(), 5.0, "no limit announced");
         front_end.info("timeout_turn 5000");
         assert!((front_end.move_seconds() - (5.0 - LAG_SECONDS)).abs() < 1e-9);
+        // The session's default cap for GTP (5 s) does not bind a longer turn limit: before
+        // this, `timeout_turn 30000` got moves of at most 5 s.
+        front_end.info("timeout_turn 30000");
+        assert!((front_end.move_seconds() - (30.0 - LAG_SECONDS)).abs() < 1e-9);
+        let mut capped = GomocupFrontEnd::new(session(), Some(7.0)).unwrap();
+        capped.info("timeout_turn 30000");
+        assert_eq!(capped.move_seconds(), 7.0, "the user's --max-time caps every move");
         front_end.info("timeout_turn 0");
         assert_eq!(front_end.move_seconds(), MOVE_AT_ONCE_SECONDS, "0 means at once");
         assert_eq!(front_end.match_time_left(), None);
