@@ -468,7 +468,7 @@ mod tests {
     /// Every line the front end writes for `input`.
     fn transcript_with_messages(input: &str) -> Vec<String> {
         let mut output = Vec::new();
-        run(session(), input.as_bytes(), &mut output).unwrap();
+        run(session(), None, input.as_bytes(), &mut output).unwrap();
         String::from_utf8(output).unwrap().lines().map(str::to_string).collect()
     }
 
