@@ -21,8 +21,12 @@ pub struct SearchSettings {
     pub params: SearchParams,
     /// Playouts per move; 0 means no limit.
     pub max_visits: u64,
-    /// Seconds per move; 0 means no limit.
+    /// Seconds per move; 0 means no limit. Under a clock only a value the user set caps a
+    /// move (see [`SearchSettings::limits`]).
     pub max_time: f64,
+    /// Whether `max_time` was set (`param_search max_time`, `--max-time`) rather than left at
+    /// its default.
+    pub max_time_set: bool,
     /// The seed last set, or the random one chosen at start.
     pub seed: u64,
     seeds: SmallRng,
@@ -48,6 +52,7 @@ impl Default for SearchSettings {
             params: SearchParams::default(),
             max_visits: 0,
             max_time: 5.0,
+            max_time_set: false,
             seed,
             seeds: SmallRng::seed_from_u64(seed),
             ponder: false,
@@ -72,10 +77,13 @@ impl SearchSettings {
 
     /// The limits of one `genmove`: the tighter of `max_visits` and the level's cap, the tighter
     /// of `max_time` and the clock plan's hard limit, and the plan's target unless `max_time`
-    /// is below it.
+    /// is below it. Under a clock the default `max_time` (5 s, for play without one) does not
+    /// apply: a 5-minute game would otherwise think at most 5 s a move and leave half its
+    /// clock; one the user set does.
     pub fn limits(&self, plan: Option<TimePlan>) -> Limits {
         let visits = [(self.max_visits > 0).then_some(self.max_visits), level_visits(self.level)];
-        let max_time = (self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time));
+        let caps = plan.is_none() || self.max_time_set;
+        let max_time = (caps && self.max_time > 0.0).then(|| Duration::from_secs_f64(self.max_time));
         let time = [max_time, plan.map(|plan| plan.hard)];
         // The target is where a search may stop to save time for later moves. Where there is
         // no later use for it, the move runs to its hard limit instead of stopping where a next
@@ -147,7 +155,10 @@ impl SearchSettings {
         let invalid = invalid_value;
         match name {
             "max_visits" => self.max_visits = parse_u64(value)?,
-            "max_time" => self.max_time = parse_seconds(value)?,
+            "max_time" => {
+                self.max_time = parse_seconds(value)?;
+                self.max_time_set = true;
+            }
             "threads" => self.params.threads = parse_int_param(value, 1..=MAX_THREADS).map_err(invalid)?,
             "force_threads" => self.params.force_threads = crate::games::parse_bool_param(value).map_err(invalid)?,
             "seed" => self.set_seed(parse_u64(value)?),
@@ -303,7 +314,12 @@ mod tests {
     #[test]
     fn a_cap_below_the_clocks_target_runs_to_the_cap() {
         let mut settings = SearchSettings::default();
-        settings.max_time = 4.9;
+        // The default cap (5 s, for play without a clock) leaves a clock's plan alone.
+        let limits = settings.limits(Some(plan(100.0, 300.0)));
+        assert_eq!(limits.target_time, Some(Duration::from_secs(100)));
+        assert_eq!(limits.max_time, Some(Duration::from_secs(300)));
+        assert_eq!(settings.limits(None).max_time, Some(Duration::from_secs(5)), "no clock: the default cap");
+        settings.set("max_time", "4.9").unwrap();
         // A long match clock (target 100 s) under a 4.9 s cap: no target, the cap is the limit.
         let limits = settings.limits(Some(plan(100.0, 300.0)));
         assert_eq!(limits.target_time, None);
@@ -313,7 +329,7 @@ mod tests {
         assert_eq!(limits.target_time, Some(Duration::from_secs(2)));
         assert_eq!(limits.max_time, Some(Duration::from_secs_f64(4.9)));
         // No cap: the plan as it is.
-        settings.max_time = 0.0;
+        settings.set("max_time", "0").unwrap();
         let limits = settings.limits(Some(plan(100.0, 300.0)));
         assert_eq!(limits.target_time, Some(Duration::from_secs(100)));
         assert_eq!(limits.max_time, Some(Duration::from_secs(300)));
@@ -322,7 +338,6 @@ mod tests {
     #[test]
     fn a_period_whose_leftover_is_lost_runs_to_its_hard_limit() {
         let mut settings = SearchSettings::default();
-        settings.max_time = 0.0;
         // One stone a period (a per-move limit): no target, the move may use the whole period.
         let per_move = TimePlan { saved_time_carries_over: false, ..plan(0.9, 0.9) };
         let limits = settings.limits(Some(per_move));
