@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn a_period_whose_leftover_is_lost_runs_to_its_hard_limit() {
-        let mut settings = SearchSettings::default();
+        let settings = SearchSettings::default();
         // One stone a period (a per-move limit): no target, the move may use the whole period.
         let per_move = TimePlan { saved_time_carries_over: false, ..plan(0.9, 0.9) };
         let limits = settings.limits(Some(per_move));
