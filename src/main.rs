@@ -82,7 +82,8 @@ struct EngineOptions {
     /// Playouts per move (0: no limit).
     #[arg(long)]
     max_visits: Option<u64>,
-    /// Seconds per move (0: no limit).
+    /// Seconds per move (0: no limit). Without it: 5 s a move when no clock is set, the clock's
+    /// plan under one (GTP time_settings, the Gomocup turn and match limits).
     #[arg(long)]
     max_time: Option<f64>,
     /// Think on the opponent's time (until the next command arrives).
