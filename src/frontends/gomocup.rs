@@ -365,7 +365,8 @@ impl GomocupFrontEnd {
         if let Err(error) = self.command(Command::TimeSettings(clock)) {
             return format!("ERROR {error}");
         }
-        self.set_search("max_time", format!("{:.3}", self.move_seconds()));
+        // 0: no cap, the match clock's plan alone decides.
+        self.set_search("max_time", format!("{:.3}", self.move_seconds().unwrap_or(0.0)));
         let started = Instant::now();
         let answer = self.command(Command::GenMove(color));
         self.used_seconds += started.elapsed().as_secs_f64();
@@ -385,16 +386,22 @@ impl GomocupFrontEnd {
     }
 
     /// The most a move may take: the turn limit less the lag reserve (`timeout_turn 0`: at
-    /// once, a search of a few playouts), 5 s without one, never more than the user's own
-    /// `--max-time`.
-    fn move_seconds(&self) -> f64 {
+    /// once, a search of a few playouts); without one, no cap under a match clock (`None`: its
+    /// plan decides; c-gomoku-cli sends no `timeout_turn` for a clock of the whole game) and
+    /// 5 s without that either; never more than the user's own `--max-time`.
+    fn move_seconds(&self) -> Option<f64> {
         let seconds = match self.turn_seconds {
-            Some(0.0) => MOVE_AT_ONCE_SECONDS,
-            Some(turn) => turn - LAG_SECONDS,
-            None => 5.0,
+            Some(0.0) => Some(MOVE_AT_ONCE_SECONDS),
+            Some(turn) => Some(turn - LAG_SECONDS),
+            None if self.match_time_left().is_some() => None,
+            None => Some(5.0),
         };
-        let seconds = if self.user_max_time > 0.0 { seconds.min(self.user_max_time) } else { seconds };
-        seconds.max(MOVE_AT_ONCE_SECONDS)
+        let user_cap = (self.user_max_time > 0.0).then_some(self.user_max_time);
+        let seconds = match (seconds, user_cap) {
+            (Some(seconds), Some(cap)) => Some(seconds.min(cap)),
+            (seconds, cap) => seconds.or(cap),
+        };
+        seconds.map(|seconds| seconds.max(MOVE_AT_ONCE_SECONDS))
     }
 
     /// What is left of the match clock: the manager's `time_left`, else `timeout_match` less
@@ -506,18 +513,26 @@ mod tests {
     #[test]
     fn turn_and_match_limits_make_the_move_time() {
         let mut front_end = GomocupFrontEnd::new(session(), None).unwrap();
-        assert_eq!(front_end.move_seconds(), 5.0, "no limit announced");
+        assert_eq!(front_end.move_seconds(), Some(5.0), "no limit announced");
         front_end.info("timeout_turn 5000");
-        assert!((front_end.move_seconds() - (5.0 - LAG_SECONDS)).abs() < 1e-9);
+        assert!((front_end.move_seconds().unwrap() - (5.0 - LAG_SECONDS)).abs() < 1e-9);
         // The session's default cap for GTP (5 s) does not bind a longer turn limit: before
         // this, `timeout_turn 30000` got moves of at most 5 s.
         front_end.info("timeout_turn 30000");
-        assert!((front_end.move_seconds() - (30.0 - LAG_SECONDS)).abs() < 1e-9);
+        assert!((front_end.move_seconds().unwrap() - (30.0 - LAG_SECONDS)).abs() < 1e-9);
         let mut capped = GomocupFrontEnd::new(session(), Some(7.0)).unwrap();
         capped.info("timeout_turn 30000");
-        assert_eq!(capped.move_seconds(), 7.0, "the user's --max-time caps every move");
+        assert_eq!(capped.move_seconds(), Some(7.0), "the user's --max-time caps every move");
+        // A clock of the whole game and no turn limit (c-gomoku-cli's `tc=180`): no cap but
+        // the clock's plan, or the user's.
+        capped.turn_seconds = None;
+        capped.info("timeout_match 180000");
+        assert_eq!(capped.move_seconds(), Some(7.0));
+        let mut match_clock_only = GomocupFrontEnd::new(session(), None).unwrap();
+        match_clock_only.info("timeout_match 180000");
+        assert_eq!(match_clock_only.move_seconds(), None);
         front_end.info("timeout_turn 0");
-        assert_eq!(front_end.move_seconds(), MOVE_AT_ONCE_SECONDS, "0 means at once");
+        assert_eq!(front_end.move_seconds(), Some(MOVE_AT_ONCE_SECONDS), "0 means at once");
         assert_eq!(front_end.match_time_left(), None);
         // A match clock without time_left counts our own thinking down.
         front_end.info("timeout_match 10000");
