@@ -387,8 +387,8 @@ impl GomocupFrontEnd {
 
     /// The most a move may take: the turn limit less the lag reserve (`timeout_turn 0`: at
     /// once, a search of a few playouts); without one, no cap under a match clock (`None`: its
-    /// plan decides; c-gomoku-cli sends no `timeout_turn` for a clock of the whole game) and
-    /// 5 s without that either; never more than the user's own `--max-time`.
+    /// plan decides; c-gomoku-cli sends no `timeout_turn` for `tc=180/0`, a turn without a
+    /// limit) and 5 s without that either; never more than the user's own `--max-time`.
     fn move_seconds(&self) -> Option<f64> {
         let seconds = match self.turn_seconds {
             Some(0.0) => Some(MOVE_AT_ONCE_SECONDS),
@@ -523,7 +523,7 @@ mod tests {
         let mut capped = GomocupFrontEnd::new(session(), Some(7.0)).unwrap();
         capped.info("timeout_turn 30000");
         assert_eq!(capped.move_seconds(), Some(7.0), "the user's --max-time caps every move");
-        // A clock of the whole game and no turn limit (c-gomoku-cli's `tc=180`): no cap but
+        // A clock of the whole game and no turn limit (c-gomoku-cli's `tc=180/0`): no cap but
         // the clock's plan, or the user's.
         capped.turn_seconds = None;
         capped.info("timeout_match 180000");
