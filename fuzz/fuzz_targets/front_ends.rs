@@ -19,7 +19,9 @@ fuzz_target!(|data: &[u8]| {
     let mut output = Vec::new();
     if choice % 3 != 1 {
         if choice % 3 == 0 {
-            ponder::frontends::gomocup::run(session, script, &mut output).expect("writing to a Vec cannot fail");
+            // The user's cap (`--max-time`) keeps each move short whatever limits the script sets.
+            ponder::frontends::gomocup::run(session, Some(0.05), script, &mut output)
+                .expect("writing to a Vec cannot fail");
         } else {
             // A `hint` has no time limit: the end of the script ends it.
             let input = std::io::Cursor::new(script.to_vec());
