@@ -57,8 +57,6 @@ struct NBoardFrontEnd {
     /// `set contempt`, in discs from Black's side: kept and shown, not used (ponder has no
     /// opening book, where NBoard's contempt matters, and its search scores draws 0).
     contempt: i32,
-    /// The user's own `--max-time` (seconds, 0: none), a cap on every move's time.
-    user_max_time: f64,
 }
 
 /// Where the front end writes: every line flushed at once; the first failed write is kept and
@@ -172,13 +170,11 @@ impl NBoardFrontEnd {
     /// The front end over `session`, switched to Reversi, never resigning (NBoard has no
     /// resignation: a lost game is played out).
     fn new(session: Session) -> Result<NBoardFrontEnd, GtpError> {
-        let mut front_end =
-            NBoardFrontEnd { session, state: new_game(), depth: DEFAULT_DEPTH, contempt: 0, user_max_time: 0.0 };
-        front_end.user_max_time = front_end
-            .command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))
-            .ok()
-            .and_then(|text| text.parse().ok())
-            .unwrap_or(0.0);
+        let mut front_end = NBoardFrontEnd { session, state: new_game(), depth: DEFAULT_DEPTH, contempt: 0 };
+        // `--max-time` (5 s by default) caps every move, a GGF clock's too: set again, the
+        // default counts as the user's (a session's default caps only play without a clock).
+        let max_time = front_end.command(Command::ParamSearch(ParamRequest::Get("max_time".to_string())))?;
+        front_end.set_search("max_time", &max_time)?;
         front_end.command(Command::SetGame("reversi".to_string()))?;
         front_end.set_search("resign", "0")?;
         front_end.set_search("max_depth", &DEFAULT_DEPTH.to_string())?;
@@ -547,6 +543,21 @@ mod tests {
         assert!(lines[0].starts_with("status error: move 'E6'"), "{lines:?}");
         let lines = transcript(&format!("set depth 1\n{set_up}\nmove E3\ngo\n"));
         assert!(lines.iter().any(|line| line.starts_with("=== ")), "{lines:?}");
+    }
+
+    #[test]
+    fn the_default_max_time_caps_a_move_under_the_records_clock() {
+        use std::time::Duration;
+        // A session left at the default 5 s: under a clock a GTP session's default would not cap
+        // a move, NBoard's documented one does.
+        let front_end = NBoardFrontEnd::new(Session::new("reversi").unwrap()).unwrap();
+        let plan = crate::engine::clock::TimePlan {
+            target: Duration::from_secs(20),
+            hard: Duration::from_secs(60),
+            saved_time_carries_over: true,
+        };
+        let limits = front_end.session.settings().limits(Some(plan));
+        assert_eq!(limits.max_time, Some(Duration::from_secs(5)));
     }
 
     #[test]
