@@ -54,8 +54,8 @@ struct GomocupFrontEnd {
     used_seconds: f64,
     /// The vertices played since the last `START`/`RESTART`/`BOARD`, for `TAKEBACK`.
     moves: Vec<String>,
-    /// The user's own `--max-time` (seconds, 0: none), a cap on every move's time.
-    user_max_time: f64,
+    /// The user's own `--max-time` in seconds, a cap on every move's time (none for 0).
+    user_max_time: Option<f64>,
     /// `exact_five` from an `INFO rule` that came during a game: a rule change restarts the
     /// game, so it waits for the next `START`, `RECTSTART`, `RESTART` or `BOARD`.
     pending_exact_five: Option<bool>,
@@ -148,7 +148,7 @@ impl GomocupFrontEnd {
             time_left_seconds: None,
             used_seconds: 0.0,
             moves: Vec::new(),
-            user_max_time: user_max_time.unwrap_or(0.0),
+            user_max_time: user_max_time.filter(|&seconds| seconds > 0.0),
             pending_exact_five: None,
         };
         front_end.command(Command::SetGame("gomoku".to_string())).map_err(io::Error::other)?;
@@ -396,8 +396,7 @@ impl GomocupFrontEnd {
             None if self.match_time_left().is_some() => None,
             None => Some(5.0),
         };
-        let user_cap = (self.user_max_time > 0.0).then_some(self.user_max_time);
-        let seconds = match (seconds, user_cap) {
+        let seconds = match (seconds, self.user_max_time) {
             (Some(seconds), Some(cap)) => Some(seconds.min(cap)),
             (seconds, cap) => seconds.or(cap),
         };
