@@ -252,6 +252,10 @@ enum Tool {
         /// prior's gamma (Coulom's prior is 1).
         #[arg(long, default_value_t = 1.0)]
         prior_strength: f64,
+        /// Gomoku `--model value`: a teacher's winning chances for positions of the training
+        /// games (lines `GAME PLY CHANCE`), fitted instead of those games' outcomes.
+        #[arg(long)]
+        labels: Option<std::path::PathBuf>,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -445,6 +449,11 @@ fn main() -> ExitCode {
             Err("--prior-weights and --prior-strength are not for --model order: it starts from zero, held by --ridge"
                 .to_string())
         }
+        Some(Tool::Train { game, model, labels: Some(_), .. })
+            if !game.eq_ignore_ascii_case("gomoku") || model.as_deref() != Some("value") =>
+        {
+            Err("--labels is for Gomoku's --model value".to_string())
+        }
         Some(Tool::Train { model: Some(model), learn_from, prior_weights, prior_strength, .. })
             if model != "priors"
                 && model != "value-from-moves"
@@ -466,6 +475,7 @@ fn main() -> ExitCode {
             learn_from,
             prior_weights,
             prior_strength,
+            labels,
             ..
         }) if game.eq_ignore_ascii_case("gomoku") => match model.as_deref().unwrap_or("priors") {
             "priors" => {
@@ -473,7 +483,8 @@ fn main() -> ExitCode {
                 ponder::train::gomoku_fit::run_train(&data, &out, &options).map(print_lines)
             }
             "value" if ridge.is_finite() && ridge > 0.0 => {
-                ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref()).map(print_lines)
+                ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref(), labels.as_deref())
+                    .map(print_lines)
             }
             "value-from-moves" if ridge.is_finite() && ridge > 0.0 => {
                 let options = ponder::train::gomoku_move_value_fit::MoveValueOptions {

@@ -43,11 +43,47 @@ const CROSSING_WEIGHTS: usize = OPPONENT_THREATS + THREAT_STEPS.len();
 /// Newton steps of the fit (the log-likelihood is concave; a handful converge).
 const NEWTON_STEPS: usize = 8;
 
-/// One position: its features as (weight index, count) and whether the side to move won.
+/// One position: its features as (weight index, count) and the side to move's winning chance
+/// to fit: 1 or 0 by the game's outcome, or a teacher's estimate ([`Labels`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub features: Vec<(usize, f64)>,
-    pub won: bool,
+    pub target: f64,
+}
+
+/// Winning chances of the side to move given by a teacher (a stronger engine's evaluation) for
+/// positions of the training games, keyed by (game number, ply): the position before the move
+/// at `ply` (0 for the empty board). They replace the game's outcome as those samples' labels.
+pub type Labels = rustc_hash::FxHashMap<(usize, usize), f64>;
+
+/// Reads a labels file: one position a line, `GAME PLY CHANCE` (the game's number in its
+/// record, the moves played before the position, the side to move's winning chance in [0, 1]);
+/// blank lines and lines from `#` on are skipped.
+///
+/// # Errors
+/// A message naming the file and the first line that does not read.
+pub fn read_labels(path: &Path) -> Result<Labels, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut labels = Labels::default();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = || format!("{} line {}: expected GAME PLY CHANCE, got '{line}'", path.display(), number + 1);
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [game, ply, chance] = fields[..] else {
+            return Err(bad());
+        };
+        let (Ok(game), Ok(ply), Ok(chance)) = (game.parse(), ply.parse(), chance.parse::<f64>()) else {
+            return Err(bad());
+        };
+        if !(0.0..=1.0).contains(&chance) {
+            return Err(bad());
+        }
+        labels.insert((game, ply), chance);
+    }
+    Ok(labels)
 }
 
 /// Whether the evaluation stands in for a search in `board` with `side` to move (see the module
@@ -90,12 +126,23 @@ pub(super) fn features_of(evaluation: &PatternEvaluation, side: Color) -> Vec<(u
         .collect()
 }
 
-/// The samples of `records` (freestyle Gomoku on each record's size; drawn games give none).
+/// The samples of `records` (freestyle Gomoku on each record's size; drawn games give none),
+/// labelled by their games' outcomes.
 ///
 /// # Errors
 /// A message naming the first move that does not parse or is illegal.
 pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
+    labelled_samples(records, None).map(|(samples, _)| samples)
+}
+
+/// The samples of `records`, each labelled by `labels` where it has the position, else by its
+/// game's outcome, and how many `labels` labelled.
+///
+/// # Errors
+/// As [`samples`].
+pub fn labelled_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<(Vec<Sample>, usize), String> {
     let mut result = Vec::new();
+    let mut taught = 0;
     for record in records {
         let Some(winner) = record.winner else {
             continue;
@@ -108,14 +155,17 @@ pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
                 let board = ThreatBoard::new(&position);
                 let side = position.to_move();
                 if is_evaluated(&board, side) {
-                    result.push(Sample { features: features(&board, side), won: side == winner });
+                    let outcome = if side == winner { 1.0 } else { 0.0 };
+                    let target = labels.and_then(|labels| labels.get(&(record.number, ply)).copied());
+                    taught += usize::from(target.is_some());
+                    result.push(Sample { features: features(&board, side), target: target.unwrap_or(outcome) });
                 }
             }
             let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
             position.play(mv).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
         }
     }
-    Ok(result)
+    Ok((result, taught))
 }
 
 /// The hand-set value as weights in logits, in the fit's order.
@@ -146,7 +196,8 @@ pub(super) fn sigmoid(x: f64) -> f64 {
 pub struct Fitness {
     /// Mean negative log-likelihood per sample (nats).
     pub log_loss: f64,
-    /// The share of samples whose winner the value's sign predicts (a value of 0 counts half).
+    /// The share of samples whose likelier winner the value's sign predicts (a value of 0, or a
+    /// target of one half, counts half).
     pub accuracy: f64,
 }
 
@@ -155,10 +206,11 @@ pub fn fitness(weights: &[f64], samples: &[Sample]) -> Fitness {
     for sample in samples {
         let x = margin(weights, sample);
         let p = sigmoid(x).clamp(1e-12, 1.0 - 1e-12);
-        loss -= if sample.won { p.ln() } else { (1.0 - p).ln() };
-        right += if x == 0.0 {
+        let t = sample.target;
+        loss -= t * p.ln() + (1.0 - t) * (1.0 - p).ln();
+        right += if x == 0.0 || t == 0.5 {
             0.5
-        } else if (x > 0.0) == sample.won {
+        } else if (x > 0.0) == (t > 0.5) {
             1.0
         } else {
             0.0
@@ -176,7 +228,7 @@ fn best_scale(direction: &[f64], samples: &[Sample]) -> f64 {
         for sample in samples {
             let x = margin(direction, sample);
             let p = sigmoid(scale * x);
-            gradient += (p - f64::from(u8::from(sample.won))) * x;
+            gradient += (p - sample.target) * x;
             curvature += p * (1.0 - p) * x * x;
         }
         scale -= gradient / curvature;
@@ -237,7 +289,7 @@ pub fn fit(samples: &[Sample], ridge: f64) -> ValueFit {
         }
         for sample in samples {
             let p = sigmoid(margin(&weights, sample));
-            let error = p - f64::from(u8::from(sample.won));
+            let error = p - sample.target;
             let curvature = p * (1.0 - p);
             for &(i, xi) in &sample.features {
                 gradient[i] += error * xi;
@@ -303,7 +355,8 @@ fn describe(name: &str, fitness: Fitness) -> String {
     format!("{name}: log-loss {:.4}, winner predicted {:.1}%", fitness.log_loss, 100.0 * fitness.accuracy)
 }
 
-/// Fits the value to the shards of `data` with `ridge` and writes the weights file `out`; with
+/// Fits the value to the shards of `data` with `ridge` (to the winning chances of `labels` where
+/// it has them, see [`read_labels`], else to the outcomes) and writes the weights file `out`; with
 /// `test`, reports how the trained, the embedded and the hand-set value predict those held-out
 /// games.
 /// Returns the report lines.
@@ -311,15 +364,31 @@ fn describe(name: &str, fitness: Fitness) -> String {
 /// # Errors
 /// A message when the shards cannot be read, hold no decided game or the file cannot be
 /// written.
-pub fn run_train(data: &Path, out: &Path, ridge: f64, test: Option<&Path>) -> Result<Vec<String>, String> {
-    let (records, hash, files) = load_records(RecordGame::Gomoku, data, None)?;
-    let training = samples(&records)?;
+pub fn run_train(
+    data: &Path,
+    out: &Path,
+    ridge: f64,
+    test: Option<&Path>,
+    labels: Option<&Path>,
+) -> Result<Vec<String>, String> {
+    let (records, mut hash, files) = load_records(RecordGame::Gomoku, data, None)?;
+    let labels = labels.map(read_labels).transpose()?;
+    let (training, taught) = labelled_samples(&records, labels.as_ref())?;
+    if let Some(labels) = &labels {
+        // The labels are part of the data: the file records them in its data hash.
+        let mut keys: Vec<_> = labels.iter().map(|(&(game, ply), &chance)| (game, ply, chance.to_bits())).collect();
+        keys.sort_unstable();
+        hash = keys.iter().fold(hash, |hash, &(game, ply, bits)| {
+            (hash ^ (game as u64) ^ ((ply as u64) << 20) ^ bits.rotate_left(29)).wrapping_mul(0x0100_0000_01b3)
+        });
+    }
     if training.is_empty() {
         return Err(format!("{}: no decided game with an evaluated position", data.display()));
     }
     let fitted = fit(&training, ridge);
+    let teacher = if labels.is_some() { format!(" ({taught} labelled by a teacher)") } else { String::new() };
     let description = format!(
-        "ponder train --game gomoku --model value --ridge {ridge}: {} games in {files} shards, {} positions, {} \
+        "ponder train --game gomoku --model value --ridge {ridge}: {} games in {files} shards, {} positions{teacher}, {} \
          Newton steps from the hand-set value scaled by {:.3}",
         records.len(),
         training.len(),
@@ -403,6 +472,46 @@ mod tests {
     }
 
     #[test]
+    fn a_teachers_labels_replace_the_outcomes_of_their_positions_only() {
+        let records = lopsided_games(6, 4);
+        let plain = samples(&records).unwrap();
+        // Label every position of the first decided game at 0.25, by its number and ply.
+        let game = records.iter().find(|record| record.winner.is_some()).unwrap();
+        let labels: Labels = (0..game.moves.len()).map(|ply| ((game.number, ply), 0.25)).collect();
+        let (taught, count) = labelled_samples(&records, Some(&labels)).unwrap();
+        assert_eq!(taught.len(), plain.len());
+        assert!(count > 0);
+        assert_eq!(taught.iter().filter(|sample| sample.target == 0.25).count(), count);
+        for (taught, plain) in taught.iter().zip(&plain) {
+            assert_eq!(taught.features, plain.features);
+            assert!(taught.target == plain.target || taught.target == 0.25);
+            assert!(plain.target == 0.0 || plain.target == 1.0);
+        }
+    }
+
+    #[test]
+    fn labels_files_read_and_bad_lines_are_named() {
+        let dir = std::env::temp_dir().join(format!("ponder-gomoku-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("labels.txt");
+        let read = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            read_labels(&path)
+        };
+        let good = read("# game ply chance\n3 7 0.9591 # eval 789\n\n4 2 0.5\n");
+        let short = read("3 7\n");
+        let out_of_range = read("3 7 0.5\n3 8 1.5\n");
+        let not_a_number = read("3 x 0.5\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+        let good = good.unwrap();
+        assert_eq!((good.len(), good[&(3, 7)], good[&(4, 2)]), (2, 0.9591, 0.5));
+        let shown = path.display();
+        assert_eq!(short.unwrap_err(), format!("{shown} line 1: expected GAME PLY CHANCE, got '3 7'"));
+        assert_eq!(out_of_range.unwrap_err(), format!("{shown} line 2: expected GAME PLY CHANCE, got '3 8 1.5'"));
+        assert_eq!(not_a_number.unwrap_err(), format!("{shown} line 1: expected GAME PLY CHANCE, got '3 x 0.5'"));
+    }
+
+    #[test]
     fn the_fit_predicts_better_than_its_prior_on_held_out_games_and_is_deterministic() {
         let training = samples(&lopsided_games(60, 2)).unwrap();
         let held_out = samples(&lopsided_games(30, 3)).unwrap();
@@ -446,10 +555,10 @@ mod tests {
         let data = dir.join("data");
         write_test_shard(&data, RecordGame::Gomoku, 11, &lopsided_games(20, 5));
         let (first, second) = (dir.join("first.value"), dir.join("second.value"));
-        let lines = run_train(&data, &first, 2.0, Some(&data)).unwrap();
-        run_train(&data, &second, 2.0, None).unwrap();
+        let lines = run_train(&data, &first, 2.0, Some(&data), None).unwrap();
+        run_train(&data, &second, 2.0, None, None).unwrap();
         let (first, second) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
-        let refused = run_train(&dir.join("missing"), &dir.join("third.value"), 2.0, None);
+        let refused = run_train(&dir.join("missing"), &dir.join("third.value"), 2.0, None, None);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(first, second);
         assert!(ValueWeights::decode(&first).is_ok());
