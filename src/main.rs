@@ -253,9 +253,14 @@ enum Tool {
         #[arg(long, default_value_t = 1.0)]
         prior_strength: f64,
         /// Gomoku `--model value`: a teacher's winning chances for positions of the training
-        /// games (lines `GAME PLY CHANCE`), fitted instead of those games' outcomes.
+        /// games (lines `GAME PLY CHANCE`): the positions it labels are the samples, fitted to
+        /// its chances instead of the games' outcomes.
         #[arg(long)]
         labels: Option<std::path::PathBuf>,
+        /// Gomoku `--model value`: the teacher's winning chances for positions of the `--test`
+        /// games, to report how closely each value follows the teacher there.
+        #[arg(long)]
+        test_labels: Option<std::path::PathBuf>,
     },
     /// Fits Multi-ProbCut's table: searches positions of a directory of shards to every depth
     /// with the embedded evaluation and fits how each shallow search predicts the deep one.
@@ -449,10 +454,14 @@ fn main() -> ExitCode {
             Err("--prior-weights and --prior-strength are not for --model order: it starts from zero, held by --ridge"
                 .to_string())
         }
-        Some(Tool::Train { game, model, labels: Some(_), .. })
-            if !game.eq_ignore_ascii_case("gomoku") || model.as_deref() != Some("value") =>
+        Some(Tool::Train { game, model, labels, test_labels, .. })
+            if (labels.is_some() || test_labels.is_some())
+                && (!game.eq_ignore_ascii_case("gomoku") || model.as_deref() != Some("value")) =>
         {
-            Err("--labels is for Gomoku's --model value".to_string())
+            Err("--labels and --test-labels are for Gomoku's --model value".to_string())
+        }
+        Some(Tool::Train { test: None, test_labels: Some(_), .. }) => {
+            Err("--test-labels labels the games of --test".to_string())
         }
         Some(Tool::Train { model: Some(model), learn_from, prior_weights, prior_strength, .. })
             if model != "priors"
@@ -476,6 +485,7 @@ fn main() -> ExitCode {
             prior_weights,
             prior_strength,
             labels,
+            test_labels,
             ..
         }) if game.eq_ignore_ascii_case("gomoku") => match model.as_deref().unwrap_or("priors") {
             "priors" => {
@@ -483,8 +493,13 @@ fn main() -> ExitCode {
                 ponder::train::gomoku_fit::run_train(&data, &out, &options).map(print_lines)
             }
             "value" if ridge.is_finite() && ridge > 0.0 => {
-                ponder::train::gomoku_value_fit::run_train(&data, &out, ridge, test.as_deref(), labels.as_deref())
-                    .map(print_lines)
+                let options = ponder::train::gomoku_value_fit::ValueFitOptions {
+                    ridge,
+                    test: test.as_deref(),
+                    labels: labels.as_deref(),
+                    test_labels: test_labels.as_deref(),
+                };
+                ponder::train::gomoku_value_fit::run_train(&data, &out, &options).map(print_lines)
             }
             "value-from-moves" if ridge.is_finite() && ridge > 0.0 => {
                 let options = ponder::train::gomoku_move_value_fit::MoveValueOptions {

@@ -53,7 +53,10 @@ pub struct Sample {
 
 /// Winning chances of the side to move given by a teacher (a stronger engine's evaluation) for
 /// positions of the training games, keyed by (game number, ply): the position before the move
-/// at `ply` (0 for the empty board). They replace the game's outcome as those samples' labels.
+/// at `ply` (0 for the empty board). With labels, the samples are the labelled positions, each
+/// with its teacher's chance instead of its game's outcome: the teacher also chooses which
+/// positions teach a static value (say, not those its search proved won, which are the threat
+/// searches' work).
 pub type Labels = rustc_hash::FxHashMap<(usize, usize), f64>;
 
 /// Reads a labels file: one position a line, `GAME PLY CHANCE` (the game's number in its
@@ -135,14 +138,21 @@ pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
     labelled_samples(records, None).map(|(samples, _)| samples)
 }
 
-/// The samples of `records`, each labelled by `labels` where it has the position, else by its
-/// game's outcome, and how many `labels` labelled.
+/// The samples of `records`: with `labels`, the positions they label, with their chances (see
+/// [`Labels`]); without, every position with its game's outcome. Also how many `labels` labelled.
 ///
 /// # Errors
 /// As [`samples`].
 pub fn labelled_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<(Vec<Sample>, usize), String> {
+    let marked = marked_samples(records, labels)?;
+    let taught = marked.iter().filter(|(_, taught)| *taught).count();
+    Ok((marked.into_iter().map(|(sample, _)| sample).collect(), taught))
+}
+
+/// The samples of `records` as [`labelled_samples`] makes them, each with whether `labels`
+/// labelled it (with labels, all are).
+fn marked_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<Vec<(Sample, bool)>, String> {
     let mut result = Vec::new();
-    let mut taught = 0;
     for record in records {
         let Some(winner) = record.winner else {
             continue;
@@ -157,15 +167,18 @@ pub fn labelled_samples(records: &[GameRecord], labels: Option<&Labels>) -> Resu
                 if is_evaluated(&board, side) {
                     let outcome = if side == winner { 1.0 } else { 0.0 };
                     let target = labels.and_then(|labels| labels.get(&(record.number, ply)).copied());
-                    taught += usize::from(target.is_some());
-                    result.push(Sample { features: features(&board, side), target: target.unwrap_or(outcome) });
+                    // A teacher picks the positions as well as their labels.
+                    if labels.is_none() || target.is_some() {
+                        let sample = Sample { features: features(&board, side), target: target.unwrap_or(outcome) };
+                        result.push((sample, target.is_some()));
+                    }
                 }
             }
             let mv = position.parse_move(text).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
             position.play(mv).map_err(|e| format!("game {} move {text}: {e}", record.number))?;
         }
     }
-    Ok((result, taught))
+    Ok(result)
 }
 
 /// The hand-set value as weights in logits, in the fit's order.
@@ -355,22 +368,32 @@ fn describe(name: &str, fitness: Fitness) -> String {
     format!("{name}: log-loss {:.4}, winner predicted {:.1}%", fitness.log_loss, 100.0 * fitness.accuracy)
 }
 
-/// Fits the value to the shards of `data` with `ridge` (to the winning chances of `labels` where
-/// it has them, see [`read_labels`], else to the outcomes) and writes the weights file `out`; with
-/// `test`, reports how the trained, the embedded and the hand-set value predict those held-out
-/// games.
+/// What `ponder train --game gomoku --model value` is asked.
+#[derive(Clone, Copy, Debug)]
+pub struct ValueFitOptions<'a> {
+    /// Penalty per weight, in squared logits, around the scaled hand-set value.
+    pub ridge: f64,
+    /// Held-out games to report the prediction of their outcomes on.
+    pub test: Option<&'a Path>,
+    /// A teacher's winning chances for positions of the training games ([`read_labels`]): the
+    /// positions it labels are the samples, fitted to its chances instead of the outcomes.
+    pub labels: Option<&'a Path>,
+    /// The teacher's winning chances for positions of the held-out games, to report how
+    /// closely each value follows the teacher there too.
+    pub test_labels: Option<&'a Path>,
+}
+
+/// Fits the value to the shards of `data` with `options.ridge` (with `options.labels`, to the
+/// teacher's chances of the positions it labels; else to the outcomes) and writes the weights file `out`;
+/// with `options.test`, reports how the trained, the embedded and the hand-set value predict
+/// those held-out games (and, with `options.test_labels`, their teacher's chances).
 /// Returns the report lines.
 ///
 /// # Errors
 /// A message when the shards cannot be read, hold no decided game or the file cannot be
 /// written.
-pub fn run_train(
-    data: &Path,
-    out: &Path,
-    ridge: f64,
-    test: Option<&Path>,
-    labels: Option<&Path>,
-) -> Result<Vec<String>, String> {
+pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<Vec<String>, String> {
+    let ValueFitOptions { ridge, test, labels, test_labels } = *options;
     let (records, mut hash, files) = load_records(RecordGame::Gomoku, data, None)?;
     let labels = labels.map(read_labels).transpose()?;
     let (training, taught) = labelled_samples(&records, labels.as_ref())?;
@@ -383,7 +406,12 @@ pub fn run_train(
         });
     }
     if training.is_empty() {
-        return Err(format!("{}: no decided game with an evaluated position", data.display()));
+        return Err(match options.labels {
+            Some(path) => {
+                format!("{}: labels no evaluated position of the games in {}", path.display(), data.display())
+            }
+            None => format!("{}: no decided game with an evaluated position", data.display()),
+        });
     }
     let fitted = fit(&training, ridge);
     let teacher = if labels.is_some() { format!(" ({taught} labelled by a teacher)") } else { String::new() };
@@ -418,6 +446,19 @@ pub fn run_train(
         }
         lines.push(describe("held-out, hand-set (scaled)", fitness(&fitted.prior, &held_out)));
         lines.push(describe("held-out, hand-set (as the search used it)", fitness(&hand_set_logits(), &held_out)));
+        if let Some(test_labels) = test_labels {
+            let test_labels = read_labels(test_labels)?;
+            let (records, _, _) = load_records(RecordGame::Gomoku, test, None)?;
+            let taught: Vec<Sample> = marked_samples(&records, Some(&test_labels))?
+                .into_iter()
+                .filter_map(|(sample, taught)| taught.then_some(sample))
+                .collect();
+            lines.push(format!("held-out against the teacher: {} positions labelled", taught.len()));
+            lines.push(describe("held-out against the teacher, trained", fitness(&stored, &taught)));
+            if let Ok(embedded) = crate::knowledge::gomoku_eval::embedded_value() {
+                lines.push(describe("held-out against the teacher, embedded", fitness(&logits_of(embedded), &taught)));
+            }
+        }
     }
     Ok(lines)
 }
@@ -472,21 +513,30 @@ mod tests {
     }
 
     #[test]
-    fn a_teachers_labels_replace_the_outcomes_of_their_positions_only() {
+    fn a_teachers_labels_choose_the_positions_and_replace_their_outcomes() {
         let records = lopsided_games(6, 4);
-        let plain = samples(&records).unwrap();
-        // Label every position of the first decided game at 0.25, by its number and ply.
+        let plain = marked_samples(&records, None).unwrap();
+        assert!(plain.iter().all(|(sample, taught)| !taught && (sample.target == 0.0 || sample.target == 1.0)));
+        // Label every other ply of the first decided game at 0.25, by its number and ply.
         let game = records.iter().find(|record| record.winner.is_some()).unwrap();
-        let labels: Labels = (0..game.moves.len()).map(|ply| ((game.number, ply), 0.25)).collect();
+        let labels: Labels = (0..game.moves.len()).step_by(2).map(|ply| ((game.number, ply), 0.25)).collect();
         let (taught, count) = labelled_samples(&records, Some(&labels)).unwrap();
-        assert_eq!(taught.len(), plain.len());
-        assert!(count > 0);
-        assert_eq!(taught.iter().filter(|sample| sample.target == 0.25).count(), count);
-        for (taught, plain) in taught.iter().zip(&plain) {
-            assert_eq!(taught.features, plain.features);
-            assert!(taught.target == plain.target || taught.target == 0.25);
-            assert!(plain.target == 0.0 || plain.target == 1.0);
+        assert!(count > 0 && count <= labels.len());
+        assert_eq!(taught.len(), count);
+        assert!(taught.iter().all(|sample| sample.target == 0.25));
+        // They are the game's evaluated positions at even plies, features unchanged.
+        let mut expected = Vec::new();
+        let mut config = MnkConfig::gomoku();
+        config.set_size(game.size, game.size).unwrap();
+        let mut position = Mnk::new(&config);
+        for (ply, text) in game.moves.iter().enumerate() {
+            let board = ThreatBoard::new(&position);
+            if ply >= game.random_moves && ply % 2 == 0 && is_evaluated(&board, position.to_move()) {
+                expected.push(features(&board, position.to_move()));
+            }
+            position.play(position.parse_move(text).unwrap()).unwrap();
         }
+        assert_eq!(taught.into_iter().map(|sample| sample.features).collect::<Vec<_>>(), expected);
     }
 
     #[test]
@@ -555,10 +605,20 @@ mod tests {
         let data = dir.join("data");
         write_test_shard(&data, RecordGame::Gomoku, 11, &lopsided_games(20, 5));
         let (first, second) = (dir.join("first.value"), dir.join("second.value"));
-        let lines = run_train(&data, &first, 2.0, Some(&data), None).unwrap();
-        run_train(&data, &second, 2.0, None, None).unwrap();
+        let lines = run_train(
+            &data,
+            &first,
+            &ValueFitOptions { ridge: 2.0, test: Some(&data), labels: None, test_labels: None },
+        )
+        .unwrap();
+        run_train(&data, &second, &ValueFitOptions { ridge: 2.0, test: None, labels: None, test_labels: None })
+            .unwrap();
         let (first, second) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
-        let refused = run_train(&dir.join("missing"), &dir.join("third.value"), 2.0, None, None);
+        let refused = run_train(
+            &dir.join("missing"),
+            &dir.join("third.value"),
+            &ValueFitOptions { ridge: 2.0, test: None, labels: None, test_labels: None },
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(first, second);
         assert!(ValueWeights::decode(&first).is_ok());
