@@ -135,23 +135,15 @@ pub(super) fn features_of(evaluation: &PatternEvaluation, side: Color) -> Vec<(u
 /// # Errors
 /// A message naming the first move that does not parse or is illegal.
 pub fn samples(records: &[GameRecord]) -> Result<Vec<Sample>, String> {
-    labelled_samples(records, None).map(|(samples, _)| samples)
+    labelled_samples(records, None)
 }
 
 /// The samples of `records`: with `labels`, the positions they label, with their chances (see
-/// [`Labels`]); without, every position with its game's outcome. Also how many `labels` labelled.
+/// [`Labels`]); without, every position with its game's outcome.
 ///
 /// # Errors
 /// As [`samples`].
-pub fn labelled_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<(Vec<Sample>, usize), String> {
-    let marked = marked_samples(records, labels)?;
-    let taught = marked.iter().filter(|(_, taught)| *taught).count();
-    Ok((marked.into_iter().map(|(sample, _)| sample).collect(), taught))
-}
-
-/// The samples of `records` as [`labelled_samples`] makes them, each with whether `labels`
-/// labelled it (with labels, all are).
-fn marked_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<Vec<(Sample, bool)>, String> {
+pub fn labelled_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<Vec<Sample>, String> {
     let mut result = Vec::new();
     for record in records {
         let Some(winner) = record.winner else {
@@ -169,8 +161,7 @@ fn marked_samples(records: &[GameRecord], labels: Option<&Labels>) -> Result<Vec
                     let target = labels.and_then(|labels| labels.get(&(record.number, ply)).copied());
                     // A teacher picks the positions as well as their labels.
                     if labels.is_none() || target.is_some() {
-                        let sample = Sample { features: features(&board, side), target: target.unwrap_or(outcome) };
-                        result.push((sample, target.is_some()));
+                        result.push(Sample { features: features(&board, side), target: target.unwrap_or(outcome) });
                     }
                 }
             }
@@ -384,19 +375,19 @@ pub struct ValueFitOptions<'a> {
 }
 
 /// Fits the value to the shards of `data` with `options.ridge` (with `options.labels`, to the
-/// teacher's chances of the positions it labels; else to the outcomes) and writes the weights file `out`;
-/// with `options.test`, reports how the trained, the embedded and the hand-set value predict
-/// those held-out games (and, with `options.test_labels`, their teacher's chances).
+/// teacher's chances of the positions it labels; else to the outcomes) and writes the weights
+/// file `out`; with `options.test`, reports how the trained, the embedded and the hand-set value
+/// predict those held-out games (and, with `options.test_labels`, their teacher's chances).
 /// Returns the report lines.
 ///
 /// # Errors
-/// A message when the shards cannot be read, hold no decided game or the file cannot be
-/// written.
+/// A message when the shards or a labels file cannot be read, they give no sample or the file
+/// cannot be written.
 pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<Vec<String>, String> {
     let ValueFitOptions { ridge, test, labels, test_labels } = *options;
     let (records, mut hash, files) = load_records(RecordGame::Gomoku, data, None)?;
     let labels = labels.map(read_labels).transpose()?;
-    let (training, taught) = labelled_samples(&records, labels.as_ref())?;
+    let training = labelled_samples(&records, labels.as_ref())?;
     if let Some(labels) = &labels {
         // The labels are part of the data: the file records them in its data hash.
         let mut keys: Vec<_> = labels.iter().map(|(&(game, ply), &chance)| (game, ply, chance.to_bits())).collect();
@@ -414,10 +405,10 @@ pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<V
         });
     }
     let fitted = fit(&training, ridge);
-    let teacher = if labels.is_some() { format!(" ({taught} labelled by a teacher)") } else { String::new() };
+    let teacher = if labels.is_some() { " labelled by a teacher" } else { "" };
     let description = format!(
-        "ponder train --game gomoku --model value --ridge {ridge}: {} games in {files} shards, {} positions{teacher}, {} \
-         Newton steps from the hand-set value scaled by {:.3}",
+        "ponder train --game gomoku --model value --ridge {ridge}: {} games in {files} shards, {} \
+         positions{teacher}, {} Newton steps from the hand-set value scaled by {:.3}",
         records.len(),
         training.len(),
         NEWTON_STEPS,
@@ -449,10 +440,7 @@ pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<V
         if let Some(test_labels) = test_labels {
             let test_labels = read_labels(test_labels)?;
             let (records, _, _) = load_records(RecordGame::Gomoku, test, None)?;
-            let taught: Vec<Sample> = marked_samples(&records, Some(&test_labels))?
-                .into_iter()
-                .filter_map(|(sample, taught)| taught.then_some(sample))
-                .collect();
+            let taught = labelled_samples(&records, Some(&test_labels))?;
             lines.push(format!("held-out against the teacher: {} positions labelled", taught.len()));
             lines.push(describe("held-out against the teacher, trained", fitness(&stored, &taught)));
             if let Ok(embedded) = crate::knowledge::gomoku_eval::embedded_value() {
@@ -515,14 +503,13 @@ mod tests {
     #[test]
     fn a_teachers_labels_choose_the_positions_and_replace_their_outcomes() {
         let records = lopsided_games(6, 4);
-        let plain = marked_samples(&records, None).unwrap();
-        assert!(plain.iter().all(|(sample, taught)| !taught && (sample.target == 0.0 || sample.target == 1.0)));
+        let plain = samples(&records).unwrap();
+        assert!(plain.iter().all(|sample| sample.target == 0.0 || sample.target == 1.0));
         // Label every other ply of the first decided game at 0.25, by its number and ply.
         let game = records.iter().find(|record| record.winner.is_some()).unwrap();
         let labels: Labels = (0..game.moves.len()).step_by(2).map(|ply| ((game.number, ply), 0.25)).collect();
-        let (taught, count) = labelled_samples(&records, Some(&labels)).unwrap();
-        assert!(count > 0 && count <= labels.len());
-        assert_eq!(taught.len(), count);
+        let taught = labelled_samples(&records, Some(&labels)).unwrap();
+        assert!(!taught.is_empty() && taught.len() <= labels.len());
         assert!(taught.iter().all(|sample| sample.target == 0.25));
         // They are the game's evaluated positions at even plies, features unchanged.
         let mut expected = Vec::new();
