@@ -67,6 +67,11 @@ pub type Labels = rustc_hash::FxHashMap<(usize, usize), f64>;
 /// A message naming the file and the first line that does not read.
 pub fn read_labels(path: &Path) -> Result<Labels, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_labels(&text, path)
+}
+
+/// The labels of a labels file's `text` (see [`read_labels`]); `path` names the file in errors.
+fn parse_labels(text: &str, path: &Path) -> Result<Labels, String> {
     let mut labels = Labels::default();
     for (number, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -386,16 +391,17 @@ pub struct ValueFitOptions<'a> {
 pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<Vec<String>, String> {
     let ValueFitOptions { ridge, test, labels, test_labels } = *options;
     let (records, mut hash, files) = load_records(RecordGame::Gomoku, data, None)?;
-    let labels = labels.map(read_labels).transpose()?;
+    let labels = match labels {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            // The labels are part of the data: the weights file's data hash covers them, as it
+            // covers the records' files.
+            hash = weights_format::fnv1a(hash, text.as_bytes());
+            Some(parse_labels(&text, path)?)
+        }
+        None => None,
+    };
     let training = labelled_samples(&records, labels.as_ref())?;
-    if let Some(labels) = &labels {
-        // The labels are part of the data: the file records them in its data hash.
-        let mut keys: Vec<_> = labels.iter().map(|(&(game, ply), &chance)| (game, ply, chance.to_bits())).collect();
-        keys.sort_unstable();
-        hash = keys.iter().fold(hash, |hash, &(game, ply, bits)| {
-            (hash ^ (game as u64) ^ ((ply as u64) << 20) ^ bits.rotate_left(29)).wrapping_mul(0x0100_0000_01b3)
-        });
-    }
     if training.is_empty() {
         return Err(match options.labels {
             Some(path) => {
@@ -439,9 +445,10 @@ pub fn run_train(data: &Path, out: &Path, options: &ValueFitOptions) -> Result<V
         lines.push(describe("held-out, hand-set (as the search used it)", fitness(&hand_set_logits(), &held_out)));
         if let Some(test_labels) = test_labels {
             let test_labels = read_labels(test_labels)?;
-            let (records, _, _) = load_records(RecordGame::Gomoku, test, None)?;
-            let taught = labelled_samples(&records, Some(&test_labels))?;
-            lines.push(format!("held-out against the teacher: {} positions labelled", taught.len()));
+            let (taught, header) = held_out_samples(RecordGame::Gomoku, test, None, "positions labelled", |records| {
+                labelled_samples(records, Some(&test_labels))
+            })?;
+            lines.push(format!("against the teacher, {header}"));
             lines.push(describe("held-out against the teacher, trained", fitness(&stored, &taught)));
             if let Ok(embedded) = crate::knowledge::gomoku_eval::embedded_value() {
                 lines.push(describe("held-out against the teacher, embedded", fitness(&logits_of(embedded), &taught)));
