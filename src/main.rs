@@ -877,6 +877,7 @@ fn solve_connect4_test_set(text: &str) -> Result<(), String> {
 /// rate). Fails on an unreadable line or a found line that does not check, not on a miss.
 fn solve_gomoku_won_positions(text: &str) -> Result<(), String> {
     use ponder::games::Game;
+    use ponder::solvers::gomoku_lambda::Vc3Options;
     use ponder::solvers::gomoku_tactics::{ThreatKind, solve_won_positions};
     use ponder::solvers::gomoku_vcf::{VcfOptions, parse_won_positions_tsv};
     use std::sync::atomic::AtomicBool;
@@ -886,11 +887,13 @@ fn solve_gomoku_won_positions(text: &str) -> Result<(), String> {
     }
     let mut bad_lines = 0;
     let stop = AtomicBool::new(false);
-    let report = solve_won_positions(&positions, &VcfOptions::vcf(), &VcfOptions::vct(), &stop, |result| {
+    let vc3 = Vc3Options::solve();
+    let report = solve_won_positions(&positions, &VcfOptions::vcf(), &VcfOptions::vct(), Some(&vc3), &stop, |result| {
         let position = &positions.iter().find(|puzzle| puzzle.id == result.id).expect("its own id").position;
         let (kind, cell) = match result.found {
             Some((ThreatKind::Vcf, cell)) => ("VCF", position.format_move(cell)),
             Some((ThreatKind::Vct, cell)) => ("VCT", position.format_move(cell)),
+            Some((ThreatKind::Vc3, cell)) => ("VC3", position.format_move(cell)),
             None => ("-", "-".to_string()),
         };
         let note = result.bad_line.as_ref().map(|why| format!("  BAD LINE: {why}")).unwrap_or_default();

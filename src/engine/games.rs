@@ -532,12 +532,13 @@ fn connect4_solved_move(position: &Connect4, context: &SolveContext) -> Option<S
 }
 
 /// `ponder-solve` for Gomoku: `win` and the whole forcing line (the winner's moves and the forced
-/// replies, alternating) by VCF, else by VCT; `unknown` when neither finds a win.
+/// replies, alternating) by VCF, else by VCT, else by VC3 (one branch of its proof); `unknown`
+/// when none finds a win.
 fn solve_gomoku(position: &Mnk, context: &SolveContext) -> Option<String> {
     gomoku_tactics::solve_text(position, context.stop)
 }
 
-/// In play: the threat-space tactics of the root (win, block a four, VCF or VCT win, the only
+/// In play: the threat-space tactics of the root (win, block a four, VCF, VCT or VC3 win, the only
 /// defence against the opponent's VCF) within the budget; otherwise the search plays.
 fn gomoku_tactical_move(position: &Mnk, context: &SolveContext) -> Option<SolverVerdict<Cell>> {
     let seconds = context.budget.map_or(2.0, |budget| budget.as_secs_f64());
@@ -748,7 +749,7 @@ fn gomoku_midgame_analysis(
     })
 }
 
-/// After the search: whether the opponent wins by VCF or VCT once `mv` is played (the check
+/// After the search: whether the opponent wins by VCF, VCT or VC3 once `mv` is played (the check
 /// that keeps the search's choice from walking into a forcing win it did not see).
 fn gomoku_refuted_move(position: &Mnk, mv: Cell, context: &SolveContext) -> bool {
     gomoku_tactics::opponent_wins_after(position, mv, &RefutationLimits::default(), context.stop)
@@ -1172,7 +1173,7 @@ mod tests {
     /// after `moves`: the root's defences as genmove finds them without a clock and our own
     /// fours, and their names; whether the alpha-beta narrowed to them at the same node limit
     /// proves the position lost (and the table it leaves); and genmove's move, which the
-    /// opponent's threat searches must not refute.
+    /// opponent's threat searches must not refute (unless `lost`: every move loses).
     struct ThreatDefence {
         position: Mnk,
         defences: Vec<Cell>,
@@ -1184,6 +1185,10 @@ mod tests {
     }
 
     fn genmove_against_a_threat(moves: &[&str], visits: u64) -> ThreatDefence {
+        genmove_against_a_threat_in(moves, visits, false)
+    }
+
+    fn genmove_against_a_threat_in(moves: &[&str], visits: u64, lost: bool) -> ThreatDefence {
         let position = gomoku_after(moves);
         let never = std::sync::atomic::AtomicBool::new(false);
         let mut defences = gomoku_tactics::forcing_defences(
@@ -1206,7 +1211,7 @@ mod tests {
         let answer = session_reply("gomoku", &commands).0;
         let played = position.parse_move(&answer).unwrap();
         let refutation = RefutationLimits::default();
-        assert!(!gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), "{answer}");
+        assert_eq!(gomoku_tactics::opponent_wins_after(&position, played, &refutation, &never), lost, "{answer}");
         ThreatDefence { position, defences, named, narrowed_lost, table, played, answer }
     }
 
@@ -1267,21 +1272,29 @@ mod tests {
         // three stones). Black threatens a forcing win, and at 1,000 visits the search narrowed
         // to the moves that stop it (and White's two fours) proves them all lost. A move that
         // the search over all moves does not find lost, and that the opponent's threat searches
-        // do not refute, is better than a lost one: genmove searches again over all moves, with
-        // the narrowed search's table, and plays its move.
+        // do not refute, would be better than a lost one: genmove searches again over all
+        // moves, with the narrowed search's table, and checks that search's move, K3. Before
+        // the VC3 the checks did not refute it and genmove played it; the VC3 now finds Black's
+        // win after it (Rapfi, 3 s: Black mates in 13), so genmove keeps a narrowed defence.
         let moves = [
             "b F6", "w G8", "b G6", "w E6", "b F7", "w F8", "b E7", "w D8", "b E8", "w H5", "b D7", "w C7", "b H7",
             "w G7", "b E9", "w F9", "b J8", "w K9", "b K6", "w J6", "b K7", "w F4", "b J7", "w E5", "b G3", "w E4",
             "b H4", "w J5", "b G5", "w J3", "b K4", "w E2", "b E3", "w D6", "b B8", "w J4", "b J2",
         ];
-        let mut case = genmove_against_a_threat(&moves, 1_000);
+        let mut case = genmove_against_a_threat_in(&moves, 1_000, true);
         let named = &case.named;
         assert!(case.narrowed_lost, "{named:?}");
         let never = std::sync::atomic::AtomicBool::new(false);
         let everywhere =
             GomokuLimits { max_nodes: Some(1_000 * GOMOKU_NODES_PER_PLAYOUT), ..GomokuLimits::to_depth(0, &never) };
         let wider = search_gomoku_keeping(&case.position, &everywhere, &mut case.table).unwrap();
-        assert_eq!((wider.best_move, wider.proven()), (case.played, None), "{named:?}");
+        assert_eq!((case.position.format_move(wider.best_move).as_str(), wider.proven()), ("K3", None), "{named:?}");
+        // The VC3 refutes it, the VCF and VCT alone do not.
+        let refutation = RefutationLimits::default();
+        assert!(gomoku_tactics::opponent_wins_after(&case.position, wider.best_move, &refutation, &never));
+        let without_vc3 = RefutationLimits { vc3_nodes: 0, ..refutation };
+        assert!(!gomoku_tactics::opponent_wins_after(&case.position, wider.best_move, &without_vc3, &never));
+        assert!(case.defences.contains(&case.played), "{} is not one of the defences {named:?}", case.answer);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! runs, and the `ponder-solve` answer.
 //!
 //! In play ([`tactical_move`]), in this order: complete a five; block the opponent's five
-//! point; win by VCF, then by VCT, within the budget; when the opponent threatens to win (a VCF
+//! point; win by VCF, then by VCT, then by VC3 (moves that threaten a VCT,
+//! [`super::gomoku_lambda`]), within the budget; when the opponent threatens to win (a VCF
 //! if we passed, or an open three), keep only the moves that still leave it no VCF and no
 //! immediate open four, verified by re-running its VCF. One verified defence is played; among
 //! several the search decides, as it does with no threat on either side (a defence may also
@@ -11,6 +12,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::gomoku_lambda::{Vc3Options, solve_vc3};
 use super::gomoku_vcf::{
     VcfOptions, VcfOutcome, VcfPuzzle, VcfResult, immediate_win, must_block, solve_vcf, solve_vct, verify_vcf_line,
 };
@@ -32,14 +34,25 @@ pub struct TacticsLimits {
     pub vct_nodes: u64,
     /// Nodes for each check of the opponent's VCF (before and after each candidate defence).
     pub defence_nodes: u64,
+    /// Nodes for our own VC3 (moves that threaten a VCT; [`solve_vc3`]).
+    pub vc3_nodes: u64,
 }
+
+/// The most nodes of the root's own VC3 search in play: about half a second of a core, found
+/// wins of the won-position tables take 150,000 to 500,000.
+const VC3_ROOT_NODES: u64 = 500_000;
 
 impl TacticsLimits {
     /// Limits that fit `seconds` of solver time: the threat searches run at about a million
     /// nodes a second on one core (a loaded machine), and the stop flag cuts them anyway.
     pub fn for_seconds(seconds: f64) -> TacticsLimits {
         let nodes = (seconds * 1_000_000.0).clamp(20_000.0, 2_000_000.0) as u64;
-        TacticsLimits { vcf_nodes: nodes, vct_nodes: (nodes / 2).min(300_000), defence_nodes: (nodes / 8).max(10_000) }
+        TacticsLimits {
+            vcf_nodes: nodes,
+            vct_nodes: (nodes / 2).min(300_000),
+            defence_nodes: (nodes / 8).max(10_000),
+            vc3_nodes: (nodes / 4).min(VC3_ROOT_NODES),
+        }
     }
 }
 
@@ -65,6 +78,10 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     }
     let vct = VcfOptions { max_nodes: limits.vct_nodes, ..VcfOptions::vct() };
     if let VcfOutcome::Win(line) = solve_vct(position, side, &vct, stop).outcome {
+        return line.first().copied();
+    }
+    let vc3 = Vc3Options { max_nodes: limits.vc3_nodes, ..Vc3Options::solve() };
+    if let VcfOutcome::Win(line) = solve_vc3(position, side, &vc3, stop).outcome {
         return line.first().copied();
     }
     if stop.load(Ordering::Relaxed) {
@@ -194,7 +211,7 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
 /// game lost to Rapfi no cell of a VCF's line held, while a cell of its five's window did);
 /// against a VCT (`by_threes`) also our own open threes, a counter-threat it must answer.
 /// Sorted, without repeats.
-fn defence_candidates(board: &ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
+pub(super) fn defence_candidates(board: &ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
     let mut candidates = line.to_vec();
     for &attack in line.iter().step_by(2) {
         for direction in 0..LINE_DIRECTIONS.len() {
@@ -252,7 +269,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     }
     let vcf = VcfOptions { max_nodes: limits.threat_nodes, ..VcfOptions::vcf() };
     let vct = VcfOptions { max_nodes: limits.threat_nodes, ..VcfOptions::vct() };
-    let (line, by_threes) = match threat_win(position, opponent, &vcf, &vct, stop).0 {
+    let (line, by_threes) = match threat_win(position, opponent, &vcf, &vct, None, stop).0 {
         ThreatWin::Found(kind, line) => (line, kind == ThreatKind::Vct),
         ThreatWin::Stopped | ThreatWin::NotFound | ThreatWin::Unknown => return None,
     };
@@ -274,7 +291,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
     let opponent_after = |cell: Cell| {
         let mut child = position.clone();
         child.play_unchecked(cell);
-        match threat_win(&child, opponent, &check_vcf, &check_vct, stop).0 {
+        match threat_win(&child, opponent, &check_vcf, &check_vct, None, stop).0 {
             // The opponent must first stop our VCF: unless its searches show that it wins
             // anyway, the counter-threat holds as well as any defence.
             ThreatWin::Unknown if counters.contains(&cell) => ThreatWin::NotFound,
@@ -368,13 +385,16 @@ pub struct RefutationLimits {
     pub vcf_nodes: u64,
     /// Nodes for the opponent's VCT.
     pub vct_nodes: u64,
+    /// Nodes for the opponent's VC3 ([`solve_vc3`]; 0: none).
+    pub vc3_nodes: u64,
 }
 
 impl Default for RefutationLimits {
     /// 50,000 VCF and 150,000 VCT nodes: about 0.2 s on a loaded core when nothing is found,
-    /// and enough for the VCTs of the won-position table (`tests/data/gomoku/`) but a few.
+    /// and enough for the VCTs of the won-position table (`tests/data/gomoku/`) but a few; then
+    /// 300,000 VC3 nodes.
     fn default() -> Self {
-        RefutationLimits { vcf_nodes: 50_000, vct_nodes: 150_000 }
+        RefutationLimits { vcf_nodes: 50_000, vct_nodes: 150_000, vc3_nodes: 300_000 }
     }
 }
 
@@ -394,7 +414,9 @@ pub fn opponent_wins_after(position: &Mnk, mv: Cell, limits: &RefutationLimits, 
     let opponent = child.to_move();
     let vcf = VcfOptions { max_nodes: limits.vcf_nodes, ..VcfOptions::vcf() };
     let vct = VcfOptions { max_nodes: limits.vct_nodes, ..VcfOptions::vct() };
-    matches!(threat_win(&child, opponent, &vcf, &vct, stop).0, ThreatWin::Found(..))
+    let vc3 = Vc3Options { max_nodes: limits.vc3_nodes, ..Vc3Options::solve() };
+    let vc3 = (limits.vc3_nodes > 0).then_some(&vc3);
+    matches!(threat_win(&child, opponent, &vcf, &vct, vc3, stop).0, ThreatWin::Found(..))
 }
 
 /// The fewest nodes one defence check of [`node_threats`] gets.
@@ -447,9 +469,9 @@ fn verified_defences(
 }
 
 /// The `ponder-solve` answer for the side to move: `win` and the whole forcing line (our moves
-/// and the forced replies, alternating, ours first and last) from VCF, else from VCT (one branch
-/// of its proof: the replies shown are one defence each); `unknown` when neither finds a win
-/// within its default node limit; `loss` when the opponent has two fives to complete and we
+/// and the forced replies, alternating, ours first and last) from VCF, else from VCT, else from
+/// VC3 (one branch of its proof: the replies shown are one defence each); `unknown` when none
+/// finds a win within its default node limit; `loss` when the opponent has two fives to complete and we
 /// none. A finished game answers `win`, `loss` or `draw` for the side
 /// to move. `None` when `stop` ended a search before an answer.
 pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
@@ -466,7 +488,8 @@ pub fn solve_text(position: &Mnk, stop: &AtomicBool) -> Option<String> {
         let moves: Vec<String> = line.iter().map(|&cell| position.format_move(cell)).collect();
         format!("win {}", moves.join(" "))
     };
-    let (found, _) = threat_win(position, side, &VcfOptions::vcf(), &VcfOptions::vct(), stop);
+    let (found, _) =
+        threat_win(position, side, &VcfOptions::vcf(), &VcfOptions::vct(), Some(&Vc3Options::solve()), stop);
     match found {
         ThreatWin::Found(_, line) => Some(win_text(line)),
         ThreatWin::Stopped => None,
@@ -481,6 +504,8 @@ pub enum ThreatKind {
     Vcf,
     /// Threes as well.
     Vct,
+    /// Moves that threaten a VCT ([`solve_vc3`]).
+    Vc3,
 }
 
 /// What [`threat_win`] found.
@@ -494,21 +519,25 @@ enum ThreatWin {
     Unknown,
 }
 
-/// `attacker`'s VCF within `vcf`, else its VCT within `vct` (the `ponder-solve` searches), and
-/// the nodes both took.
+/// `attacker`'s VCF within `vcf`, else its VCT within `vct`, else (when asked) its VC3 within
+/// `vc3` (the `ponder-solve` searches), and the nodes they took.
 fn threat_win(
     position: &Mnk,
     attacker: Color,
     vcf: &VcfOptions,
     vct: &VcfOptions,
+    vc3: Option<&Vc3Options>,
     stop: &AtomicBool,
 ) -> (ThreatWin, u64) {
     let mut nodes = 0;
     let mut unknown = false;
     let searches: [(ThreatSearch, &VcfOptions, ThreatKind); 2] =
         [(solve_vcf, vcf, ThreatKind::Vcf), (solve_vct, vct, ThreatKind::Vct)];
-    for (search, options, kind) in searches {
-        let result = search(position, attacker, options, stop);
+    let results = searches
+        .into_iter()
+        .map(|(search, options, kind)| (kind, search(position, attacker, options, stop)))
+        .chain(vc3.map(|options| (ThreatKind::Vc3, solve_vc3(position, attacker, options, stop))));
+    for (kind, result) in results {
         nodes += result.nodes;
         match result.outcome {
             VcfOutcome::Win(line) => return (ThreatWin::Found(kind, line), nodes),
@@ -545,6 +574,8 @@ pub struct WonPositionReport {
     pub by_vcf: usize,
     /// Won by VCT (no VCF found first).
     pub by_vct: usize,
+    /// Won by VC3 (no VCF or VCT found first).
+    pub by_vc3: usize,
     /// Threat-search nodes over all positions.
     pub nodes: u64,
     /// Time in the searches.
@@ -554,7 +585,7 @@ pub struct WonPositionReport {
 impl WonPositionReport {
     /// Positions where a win was found.
     pub fn solved(&self) -> usize {
-        self.by_vcf + self.by_vct
+        self.by_vcf + self.by_vct + self.by_vc3
     }
 }
 
@@ -562,12 +593,13 @@ impl std::fmt::Display for WonPositionReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} positions: {} won by threat search ({:.1}%: {} by VCF, {} by VCT), {} not found; {} nodes, {:.2} s",
+            "{} positions: {} won by threat search ({:.1}%: {} by VCF, {} by VCT, {} by VC3), {} not found; {} nodes, {:.2} s",
             self.positions,
             self.solved(),
             100.0 * self.solved() as f64 / self.positions.max(1) as f64,
             self.by_vcf,
             self.by_vct,
+            self.by_vc3,
             self.positions - self.solved(),
             self.nodes,
             self.time.as_secs_f64()
@@ -583,21 +615,22 @@ pub fn solve_won_positions(
     positions: &[VcfPuzzle],
     vcf: &VcfOptions,
     vct: &VcfOptions,
+    vc3: Option<&Vc3Options>,
     stop: &AtomicBool,
     mut each: impl FnMut(&WonPositionResult),
 ) -> WonPositionReport {
     let mut report = WonPositionReport { positions: positions.len(), ..WonPositionReport::default() };
     for puzzle in positions {
         let started = Instant::now();
-        let (found, nodes) = threat_win(&puzzle.position, puzzle.attacker, vcf, vct, stop);
+        let (found, nodes) = threat_win(&puzzle.position, puzzle.attacker, vcf, vct, vc3, stop);
         let time = started.elapsed();
         let mut result = WonPositionResult { id: puzzle.id.clone(), found: None, bad_line: None, nodes, time };
         if let ThreatWin::Found(kind, line) = found {
             let check = match kind {
                 ThreatKind::Vcf => verify_vcf_line(&puzzle.position, puzzle.attacker, &line),
-                ThreatKind::Vct => match line.first() {
+                ThreatKind::Vct | ThreatKind::Vc3 => match line.first() {
                     Some(&cell) if puzzle.position.is_legal(cell) => Ok(()),
-                    _ => Err("the VCT's first move is not legal".to_string()),
+                    _ => Err(format!("the {kind:?}'s first move is not legal")),
                 },
             };
             match (check, line.first()) {
@@ -609,6 +642,7 @@ pub fn solve_won_positions(
         match result.found {
             Some((ThreatKind::Vcf, _)) => report.by_vcf += 1,
             Some((ThreatKind::Vct, _)) => report.by_vct += 1,
+            Some((ThreatKind::Vc3, _)) => report.by_vc3 += 1,
             None => {}
         }
         report.nodes += nodes;
@@ -644,7 +678,7 @@ mod tests {
         let vcf = VcfOptions { max_nodes: 10_000, ..VcfOptions::vcf() };
         let vct = VcfOptions { max_nodes: 20_000, ..VcfOptions::vct() };
         let mut bad_lines = Vec::new();
-        let report = solve_won_positions(&positions, &vcf, &vct, &AtomicBool::new(false), |result| {
+        let report = solve_won_positions(&positions, &vcf, &vct, None, &AtomicBool::new(false), |result| {
             if let Some(why) = &result.bad_line {
                 bad_lines.push(format!("{}: {why}", result.id));
             }
@@ -818,6 +852,52 @@ mod tests {
 
     fn cell(position: &Mnk, text: &str) -> Cell {
         position.parse_move(text).unwrap()
+    }
+
+    /// A position where Rapfi announced a win in 7 plies that the VCT does not find and the VC3
+    /// does (see `gomoku_lambda`'s tests), and the position before the loser's last move.
+    fn vc3_won_position() -> (Mnk, Mnk, Cell) {
+        let row = WON_POSITIONS.lines().find(|line| line.starts_with("p1s-g10-m24\t")).expect("in the table");
+        let fields: Vec<&str> = row.split('\t').collect();
+        let stones: Vec<&str> = fields[2].split(',').collect();
+        let table = |stones: &[&str], side: &str| {
+            format!("id\tside_to_move\tstones\trapfi_eval\trapfi_move\nx\t{side}\t{}\t-\t-\n", stones.join(","))
+        };
+        let position = |text: String| parse_won_positions_tsv(&text).0.remove(0).position;
+        let won = position(table(&stones, "W"));
+        let before = position(table(&stones[..stones.len() - 1], "B"));
+        let mut moves = Vec::new();
+        before.legal_moves(&mut moves);
+        let last = moves
+            .into_iter()
+            .find(|&cell| {
+                let mut after = before.clone();
+                after.play_unchecked(cell);
+                after.hash() == won.hash()
+            })
+            .expect("one stone apart");
+        (won, before, last)
+    }
+
+    #[test]
+    fn plays_a_win_that_starts_with_a_move_threatening_a_vct() {
+        let (position, _, _) = vc3_won_position();
+        let stop = AtomicBool::new(false);
+        let side = position.to_move();
+        assert!(!matches!(solve_vct(&position, side, &VcfOptions::vct(), &stop).outcome, VcfOutcome::Win(_)));
+        let VcfOutcome::Win(line) = solve_vc3(&position, side, &Vc3Options::solve(), &stop).outcome else {
+            panic!("the VC3 finds the win")
+        };
+        assert_eq!(tactics(&position), Some(line[0]));
+    }
+
+    #[test]
+    fn a_move_that_allows_a_vc3_is_refuted() {
+        let (_, before, losing) = vc3_won_position();
+        let stop = AtomicBool::new(false);
+        assert!(opponent_wins_after(&before, losing, &RefutationLimits::default(), &stop));
+        let without_vc3 = RefutationLimits { vc3_nodes: 0, ..RefutationLimits::default() };
+        assert!(!opponent_wins_after(&before, losing, &without_vc3, &stop), "the VCT alone refutes it");
     }
 
     #[test]

@@ -141,6 +141,11 @@ pub fn solve_vct(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &A
     solve(position, attacker, options, stop, Mode::Threats)
 }
 
+/// [`solve_vct`] on a board the caller keeps, as [`solve_vcf_on`] does.
+pub fn solve_vct_on(board: &mut ThreatBoard, attacker: Color, options: &VcfOptions, stop: &AtomicBool) -> VcfResult {
+    solve_on(board, attacker, options, stop, Mode::Threats)
+}
+
 fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBool, mode: Mode) -> VcfResult {
     match position.outcome() {
         Some(Outcome::Win(winner)) if winner == attacker => {

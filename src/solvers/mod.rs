@@ -2,6 +2,7 @@
 //! engine calls them through `ponder-solve`, at the root of a move, and as search hints.
 
 pub mod connect4;
+pub mod gomoku_lambda;
 pub mod gomoku_tactics;
 pub mod gomoku_vcf;
 pub mod hex_edge_patterns;
