@@ -23,10 +23,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::gomoku_tactics::defence_candidates;
-use super::gomoku_vcf::{VcfOptions, VcfOutcome, VcfResult, solve_vcf_on, solve_vct_on};
-use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, LinePattern, ThreatBoard, is_five_in_a_row};
+use super::gomoku_vcf::{VcfOptions, VcfOutcome, VcfResult, settled_without_search, solve_vcf_on, solve_vct_on};
+use crate::games::Color;
+use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, LinePattern, ThreatBoard};
 use crate::games::mnk::{Cell, Mnk};
-use crate::games::{Color, Game, Outcome};
 
 /// Limits of one VC3 search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,13 +56,8 @@ struct Aborted;
 /// proof, ending in a VCT's five. [`VcfOutcome::NotFound`] when every line within the limits
 /// failed; [`VcfOutcome::Unknown`] when the nodes or `stop` ended the search.
 pub fn solve_vc3(position: &Mnk, attacker: Color, options: &Vc3Options, stop: &AtomicBool) -> VcfResult {
-    match position.outcome() {
-        Some(Outcome::Win(winner)) if winner == attacker => {
-            return VcfResult { outcome: VcfOutcome::Win(Vec::new()), nodes: 0 };
-        }
-        Some(_) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
-        None if !is_five_in_a_row(position) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
-        None => {}
+    if let Some(result) = settled_without_search(position, attacker) {
+        return result;
     }
     let mut board = ThreatBoard::new(position);
     let mut search = Vc3Search {
@@ -280,6 +275,7 @@ impl Vc3Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Game;
     use crate::games::mnk::MnkConfig;
     use crate::solvers::gomoku_vcf::{VcfPuzzle, parse_won_positions_tsv, solve_vct};
 

@@ -147,15 +147,22 @@ pub fn solve_vct_on(board: &mut ThreatBoard, attacker: Color, options: &VcfOptio
 }
 
 fn solve(position: &Mnk, attacker: Color, options: &VcfOptions, stop: &AtomicBool, mode: Mode) -> VcfResult {
-    match position.outcome() {
-        Some(Outcome::Win(winner)) if winner == attacker => {
-            return VcfResult { outcome: VcfOutcome::Win(Vec::new()), nodes: 0 };
-        }
-        Some(_) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
-        None if !is_five_in_a_row(position) => return VcfResult { outcome: VcfOutcome::NotFound, nodes: 0 },
-        None => {}
+    match settled_without_search(position, attacker) {
+        Some(result) => result,
+        None => solve_on(&mut ThreatBoard::new(position), attacker, options, stop, mode),
     }
-    solve_on(&mut ThreatBoard::new(position), attacker, options, stop, mode)
+}
+
+/// The answer of every threat search where no search is needed: a finished game (won by the
+/// attacker: an empty line), or a game that is not five in a row (nothing found).
+pub(super) fn settled_without_search(position: &Mnk, attacker: Color) -> Option<VcfResult> {
+    let outcome = match position.outcome() {
+        Some(Outcome::Win(winner)) if winner == attacker => VcfOutcome::Win(Vec::new()),
+        Some(_) => VcfOutcome::NotFound,
+        None if !is_five_in_a_row(position) => VcfOutcome::NotFound,
+        None => return None,
+    };
+    Some(VcfResult { outcome, nodes: 0 })
 }
 
 /// The search of `board` as it stands (left as it was), the game taken to be on and five in a
