@@ -662,7 +662,7 @@ mod tests {
     use crate::search::gomoku_alphabeta::{GomokuLimits, search_gomoku};
     use crate::search::tree::Proof;
     use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
-    use crate::solvers::gomoku_vcf::{parse_vcf_puzzles_tsv, parse_won_positions_tsv};
+    use crate::solvers::gomoku_vcf::{parse_puzzle_cell, parse_vcf_puzzles_tsv, parse_won_positions_tsv};
 
     const SAMPLE: &str = include_str!("../../tests/data/gomoku/vcf_puzzles_sample.tsv");
     const WON_POSITIONS: &str = include_str!("../../tests/data/gomoku/rapfi_won_positions.tsv");
@@ -866,16 +866,7 @@ mod tests {
         let position = |text: String| parse_won_positions_tsv(&text).0.remove(0).position;
         let won = position(table(&stones, "W"));
         let before = position(table(&stones[..stones.len() - 1], "B"));
-        let mut moves = Vec::new();
-        before.legal_moves(&mut moves);
-        let last = moves
-            .into_iter()
-            .find(|&cell| {
-                let mut after = before.clone();
-                after.play_unchecked(cell);
-                after.hash() == won.hash()
-            })
-            .expect("one stone apart");
+        let last = parse_puzzle_cell(stones[stones.len() - 1], &before).expect("a puzzle cell");
         (won, before, last)
     }
 

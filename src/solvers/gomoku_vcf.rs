@@ -808,7 +808,7 @@ pub struct VcfPuzzle {
 
 /// Reads a puzzle cell as the puzzle files write it: column letters A.. left to right with no
 /// letter skipped (unlike GTP vertices), row 1 at the bottom.
-fn parse_puzzle_cell(text: &str, position: &Mnk) -> Option<Cell> {
+pub(super) fn parse_puzzle_cell(text: &str, position: &Mnk) -> Option<Cell> {
     let mut chars = text.chars();
     let letter = chars.next()?.to_ascii_uppercase();
     let column = (letter as usize).checked_sub('A' as usize)?;
