@@ -23,7 +23,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::gomoku_tactics::defence_candidates;
-use super::gomoku_vcf::{VcfOptions, VcfOutcome, VcfResult, settled_without_search, solve_vcf_on, solve_vct_on};
+use super::gomoku_vcf::{
+    VcfOptions, VcfOutcome, VcfResult, settled_without_search, solve_vcf_on, solve_vct_on, three_defences_on,
+};
 use crate::games::Color;
 use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, LinePattern, ThreatBoard};
 use crate::games::mnk::{Cell, Mnk};
@@ -208,25 +210,16 @@ impl Vc3Search<'_> {
     }
 
     /// The attacker's moves at a node: the block of the defender's five point; against its
-    /// open three, the cells that leave it no open four; else the quiet cells near the
-    /// attacker's stones, best first, [`Vc3Options::width`] of them.
+    /// open three, every answer the VCT allows there (the cells that leave it no open four,
+    /// then the attacker's own fours); else the quiet cells near the attacker's stones, best
+    /// first, [`Vc3Options::width`] of them.
     fn attacker_moves(&mut self) -> Vec<Cell> {
-        let (attacker, defender) = (self.attacker, self.defender);
+        let defender = self.defender;
         if let Some(block) = self.board.five_points(defender).first() {
             return vec![block];
         }
-        let open_four_points = *self.board.winning_four_points(defender);
-        if !open_four_points.is_empty() {
-            let near = open_four_points.union(self.board.four_points(defender));
-            return near
-                .iter()
-                .filter(|&cell| {
-                    self.board.play(attacker, cell);
-                    let stops = self.board.winning_four_points(defender).is_empty();
-                    self.board.undo();
-                    stops
-                })
-                .collect();
+        if !self.board.winning_four_points(defender).is_empty() {
+            return three_defences_on(self.board, defender);
         }
         let mut scored: Vec<(u32, Cell)> = (0..self.board.width() * self.board.height())
             .map(|index| Cell(index as u16))
@@ -327,6 +320,32 @@ mod tests {
             let threat = solve_vct(&threatened, attacker, &VcfOptions::vct(), &stop);
             assert!(matches!(threat.outcome, VcfOutcome::Win(_)), "{id}: {}", position.format_move(line[0]));
         }
+    }
+
+    #[test]
+    fn against_the_defenders_open_three_the_attacker_blocks_it_or_plays_a_four() {
+        // White's open three E8 F8 G8; Black (the attacker, to move) has A1 B1 C1.
+        let position = gomoku(&["A1", "E8", "B1", "F8", "C1", "G8"]);
+        let mut board = ThreatBoard::new(&position);
+        let options = Vc3Options::solve();
+        let stop = AtomicBool::new(false);
+        let mut search = Vc3Search {
+            board: &mut board,
+            attacker: Color::Black,
+            defender: Color::White,
+            options: &options,
+            stop: &stop,
+            nodes: 0,
+            line: Vec::new(),
+            winning_line: Vec::new(),
+            failed: FxHashMap::default(),
+            won: FxHashSet::default(),
+        };
+        let mut moves: Vec<String> =
+            search.attacker_moves().into_iter().map(|cell| position.format_move(cell)).collect();
+        moves.sort();
+        // The blocks beside the three, and Black's own fours, which White must answer first.
+        assert_eq!(moves, ["D1", "D8", "E1", "H8"]);
     }
 
     #[test]

@@ -789,9 +789,15 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
     if board.winning_four_points(opponent).is_empty() {
         return None;
     }
+    Some(three_defences_on(&mut board, opponent))
+}
+
+/// The answers to `threatening`'s open three (or threes) on `board`, the other side to move:
+/// the cells after which `threatening` has no open four or double four left, then that side's
+/// own fours (a counter-four forces a reply first). Empty when nothing stops the threat.
+pub(super) fn three_defences_on(board: &mut ThreatBoard, threatening: Color) -> Vec<Cell> {
     let stop = AtomicBool::new(false);
-    let mut search = ThreatSearch::new(&mut board, opponent, Mode::Threats, u64::MAX, &stop);
-    Some(search.three_defences())
+    ThreatSearch::new(board, threatening, Mode::Threats, u64::MAX, &stop).three_defences()
 }
 
 /// One test position: a position and the side that wins it (by continuous fours, in the VCF
