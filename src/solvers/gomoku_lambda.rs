@@ -62,18 +62,7 @@ pub fn solve_vc3(position: &Mnk, attacker: Color, options: &Vc3Options, stop: &A
         return result;
     }
     let mut board = ThreatBoard::new(position);
-    let mut search = Vc3Search {
-        board: &mut board,
-        attacker,
-        defender: attacker.opponent(),
-        options,
-        stop,
-        nodes: 0,
-        line: Vec::new(),
-        winning_line: Vec::new(),
-        failed: FxHashMap::default(),
-        won: FxHashSet::default(),
-    };
+    let mut search = Vc3Search::new(&mut board, attacker, options, stop);
     // Shortest first: a line of one threat move costs a fraction of one of two.
     for depth in 1..=options.max_threat_moves {
         match search.attacker_node(depth) {
@@ -105,7 +94,22 @@ struct Vc3Search<'a> {
     won: FxHashSet<u64>,
 }
 
-impl Vc3Search<'_> {
+impl<'a> Vc3Search<'a> {
+    fn new(board: &'a mut ThreatBoard, attacker: Color, options: &'a Vc3Options, stop: &'a AtomicBool) -> Self {
+        Vc3Search {
+            board,
+            attacker,
+            defender: attacker.opponent(),
+            options,
+            stop,
+            nodes: 0,
+            line: Vec::new(),
+            winning_line: Vec::new(),
+            failed: FxHashMap::default(),
+            won: FxHashSet::default(),
+        }
+    }
+
     fn count(&mut self, nodes: u64) -> Result<(), Aborted> {
         self.nodes += nodes;
         if self.nodes > self.options.max_nodes || self.stop.load(Ordering::Relaxed) {
@@ -329,18 +333,7 @@ mod tests {
         let mut board = ThreatBoard::new(&position);
         let options = Vc3Options::solve();
         let stop = AtomicBool::new(false);
-        let mut search = Vc3Search {
-            board: &mut board,
-            attacker: Color::Black,
-            defender: Color::White,
-            options: &options,
-            stop: &stop,
-            nodes: 0,
-            line: Vec::new(),
-            winning_line: Vec::new(),
-            failed: FxHashMap::default(),
-            won: FxHashSet::default(),
-        };
+        let mut search = Vc3Search::new(&mut board, Color::Black, &options, &stop);
         let mut moves: Vec<String> =
             search.attacker_moves().into_iter().map(|cell| position.format_move(cell)).collect();
         moves.sort();

@@ -793,8 +793,8 @@ pub fn must_block(position: &Mnk) -> Option<Vec<Cell>> {
 }
 
 /// The answers to `threatening`'s open three (or threes) on `board`, the other side to move:
-/// the cells after which `threatening` has no open four or double four left, then that side's
-/// own fours (a counter-four forces a reply first). Empty when nothing stops the threat.
+/// the cells after which `threatening` has no open four or double four left, then the other
+/// side's own fours (a counter-four forces a reply first). Empty when nothing stops the threat.
 pub(super) fn three_defences_on(board: &mut ThreatBoard, threatening: Color) -> Vec<Cell> {
     let stop = AtomicBool::new(false);
     ThreatSearch::new(board, threatening, Mode::Threats, u64::MAX, &stop).three_defences()
