@@ -365,9 +365,9 @@ fn full_board_winner(board: &mut [u8], width: usize, height: usize, offsets: &[i
     board[..stride].fill(VISITED);
     let mut stack = [0u16; MAX_CELLS];
     let mut depth = 0;
-    for padded in stride + 1..=stride + width {
-        if board[padded] == PLAYOUT_BLACK {
-            board[padded] = VISITED;
+    for (padded, cell) in board.iter_mut().enumerate().skip(stride + 1).take(width) {
+        if *cell == PLAYOUT_BLACK {
+            *cell = VISITED;
             stack[depth] = padded as u16;
             depth += 1;
         }
@@ -798,10 +798,10 @@ mod tests {
         fn connected(&self, color: Color) -> bool {
             let mut seen = vec![false; self.cells.len()];
             let mut queue = std::collections::VecDeque::new();
-            for index in 0..self.cells.len() {
+            for (index, &stone) in self.cells.iter().enumerate() {
                 let (column, row) = (index % self.width, index / self.width);
                 let on_start = if color == Color::Black { row == 0 } else { column == 0 };
-                if on_start && self.cells[index] == Some(color) {
+                if on_start && stone == Some(color) {
                     seen[index] = true;
                     queue.push_back(index);
                 }

@@ -101,7 +101,12 @@ impl SprtSettings {
             return Err(format!("--sprt {text}: expected four numbers elo0,elo1,alpha,beta"));
         };
         let rate = 0.0..0.5;
-        if !(elo0 < elo1) || !rate.contains(&alpha) || !rate.contains(&beta) || alpha == 0.0 || beta == 0.0 {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less)
+            || !rate.contains(&alpha)
+            || !rate.contains(&beta)
+            || alpha == 0.0
+            || beta == 0.0
+        {
             return Err(format!("--sprt {text}: need elo0 < elo1 and 0 < alpha, beta < 0.5"));
         }
         Ok(SprtSettings { elo0, elo1, alpha, beta })
@@ -182,7 +187,7 @@ mod tests {
         assert_eq!(sprt.decision(&Tally { wins: 100, draws: 200, losses: 700 }), SprtDecision::AcceptH0);
         assert_eq!(sprt.decision(&Tally { wins: 5, draws: 1, losses: 4 }), SprtDecision::Continue);
         assert_eq!(sprt.decision(&Tally { wins: 0, draws: 40, losses: 0 }), SprtDecision::Continue);
-        for bad in ["0,10,0.05", "10,0,0.05,0.05", "0,10,0,0.05", "a,b,c,d"] {
+        for bad in ["0,10,0.05", "10,0,0.05,0.05", "0,10,0,0.05", "a,b,c,d", "NaN,10,0.05,0.05", "0,NaN,0.05,0.05"] {
             assert!(SprtSettings::parse(bad).is_err(), "{bad}");
         }
     }

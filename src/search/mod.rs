@@ -481,6 +481,9 @@ pub struct Search<G: Game> {
 /// The stones of one node's fill-in, shared by the workers whose playouts start from it.
 type FillInStones<G> = Arc<[(<G as Game>::Move, Color)]>;
 
+/// A search's progress reports: the interval and what receives each report.
+type Progress<'a, M> = (Duration, &'a mut dyn FnMut(&SearchResult<M>));
+
 /// At most this many fill-ins are kept ([`Search::fill_ins`]); past it, they are dropped and
 /// the playouts below those nodes start from the plain position again.
 const MAX_FILL_INS: usize = 1 << 16;
@@ -939,7 +942,7 @@ impl<G: Game> Search<G> {
         limits: Limits,
         stop: &AtomicBool,
         seed: u64,
-        progress: Option<(Duration, &mut dyn FnMut(&SearchResult<G::Move>))>,
+        progress: Option<Progress<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
         let reused_visits = self.advance_root(position);

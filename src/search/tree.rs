@@ -405,10 +405,13 @@ pub struct ArenaBlock {
     end: u32,
 }
 
+/// One chunk of an [`Arena`], allocated on first use.
+type Chunk<M> = OnceLock<Box<[Node<M>]>>;
+
 /// A bump-allocated, chunked node store with a fixed capacity.
 #[derive(Debug)]
 pub struct Arena<M> {
-    chunks: Box<[OnceLock<Box<[Node<M>]>>]>,
+    chunks: Box<[Chunk<M>]>,
     len: AtomicU32,
     capacity: u32,
 }
