@@ -365,10 +365,11 @@ fn full_board_winner(board: &mut [u8], width: usize, height: usize, offsets: &[i
     board[..stride].fill(VISITED);
     let mut stack = [0u16; MAX_CELLS];
     let mut depth = 0;
-    for (padded, cell) in board.iter_mut().enumerate().skip(stride + 1).take(width) {
+    let first_row = stride + 1;
+    for (column, cell) in board[first_row..first_row + width].iter_mut().enumerate() {
         if *cell == PLAYOUT_BLACK {
             *cell = VISITED;
-            stack[depth] = padded as u16;
+            stack[depth] = (first_row + column) as u16;
             depth += 1;
         }
     }
