@@ -16,7 +16,7 @@
 # FFO_FILE holds FFO #40-#59 in the format of tests/data/reversi/ffo1-19.txt (the shared data
 # folder's reversi/ffo40-59.txt). THREADS defaults to 16. The full output also goes to
 # OUT_DIR/thread_scaling.log when OUT_DIR is given; the last lines printed are the summary.
-# Takes about 2.7 minutes on 16 cores: 75 s of bench, 45 s and 10 s of solving, 2 x 6 s of
+# Takes about 3.9 minutes on 16 cores: 150 s of bench, 45 s and 10 s of solving, 2 x 6 s of
 # control.
 #
 # Keep process substitutions out of this script: a plain `wait` also waits for a `>(tee ...)`,

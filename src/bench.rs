@@ -214,9 +214,23 @@ pub struct ScalingLine {
     /// all), and `threads` threads grow theirs `threads` times as fast. The ratio of `many_threads` to
     /// this is the speedup at equal work (time for the same playouts at 1 and N threads).
     pub one_thread_same_work: f64,
+    /// The speedup at equal work, round by round: the median over the rounds of each round's
+    /// `threads` rate over the same round's equal-work one-thread rate. The two runs of a round
+    /// follow each other within seconds, so a spell of a slower or faster machine (one-thread
+    /// rates here move by a third from minute to minute) meets both; the ratio of the medians
+    /// pairs runs of different rounds.
+    pub same_work_speedup: f64,
     /// Whether that run reached the N-thread playouts in every round: it stops after
     /// [`SAME_WORK_MOST_SECONDS`], over a smaller tree then.
     pub same_work_complete: bool,
+    /// The machine's own ceiling: the summed rate of `threads` one-thread searches run at once,
+    /// each on its own tree, so sharing nothing a parallel search could do without. What they
+    /// lose against one search alone (memory, shared caches, the clock of busy cores) no change
+    /// to the parallel search wins back.
+    pub searches_apart: f64,
+    /// The median over the rounds of that summed rate over the same round's one-thread rate
+    /// (the searches apart grow trees as large as that one's).
+    pub searches_apart_speedup: f64,
 }
 
 /// The longest one-thread run of the equal-work figure (16 threads would ask for 16 s a round).
@@ -226,17 +240,19 @@ pub const SAME_WORK_MOST_SECONDS: f64 = 3.0;
 pub const SCALING_GAMES: [&str; 5] = ["gomoku", "hex", "reversi", "connect4", "nogo"];
 
 /// Rounds of the thread-scaling probe; each figure is the median of its rounds.
-pub const SCALING_ROUNDS: usize = 3;
+pub const SCALING_ROUNDS: usize = 5;
 
 /// The thread-scaling probe of `ponder bench --threads N`: for every game (or only `game`) a
 /// plain search (no early stop) from its usual start position for `seconds` at one thread,
 /// then at `threads` threads (forced, so the figure shows what was asked even past the cores),
 /// then at one thread again for as many playouts as the `threads` search made (for
-/// [`SAME_WORK_MOST_SECONDS`] at most), [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a machine's
-/// clock speed and its neighbours change from second to second (one run on a 16-core machine
-/// gave one-thread figures from 44,000 to 63,000 playouts/s for the same binary), and turns
-/// let both figures see the same spells. Playouts per second are a speed, so this part runs
-/// on time, not on visit limits.
+/// [`SAME_WORK_MOST_SECONDS`] at most), then `threads` one-thread searches at once for
+/// `seconds`, [`SCALING_ROUNDS`] times in turn. Each figure is the median of its rounds: a
+/// machine's clock speed and its neighbours change from second to second (one run on a 16-core
+/// machine gave one-thread figures from 44,000 to 63,000 playouts/s for the same binary; here
+/// single turns of one binary give two-thread ratios from 1.5x to 2.3x), and turns let every
+/// figure see the same spells. Playouts per second are a speed, so this part runs on time, not
+/// on visit limits.
 pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<ScalingLine> {
     use crate::games::Game;
     use crate::games::connect4::{Connect4, Connect4Config};
@@ -251,17 +267,27 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
         threads: usize,
         seconds: f64,
     ) -> ScalingLine {
-        let (mut one, mut many, mut same_work) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut one, mut many, mut same_work, mut speedups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut apart, mut apart_speedups) = (Vec::new(), Vec::new());
         let mut same_work_complete = true;
         let same_work_cap = Duration::from_secs_f64(SAME_WORK_MOST_SECONDS);
+        let duration = Duration::from_secs_f64(seconds);
         for _ in 0..SCALING_ROUNDS {
-            let duration = Some(Duration::from_secs_f64(seconds));
-            one.push(search_speed_for(&start, 1, duration, None).0);
-            let (rate, playouts) = search_speed_for(&start, threads, duration, None);
+            let one_rate = search_speed_for(&start, 1, Some(duration), None).0;
+            one.push(one_rate);
+            let (rate, playouts) = search_speed_for(&start, threads, Some(duration), None);
             many.push(rate);
-            let (rate, made) = search_speed_for(&start, 1, Some(same_work_cap), Some(playouts));
-            same_work.push(rate);
+            let (same_work_rate, made) = search_speed_for(&start, 1, Some(same_work_cap), Some(playouts));
+            same_work.push(same_work_rate);
+            speedups.push(rate / same_work_rate.max(1e-9));
             same_work_complete &= made >= playouts;
+            let apart_rate = searches_apart_speed(&start, threads, duration);
+            apart.push(apart_rate);
+            apart_speedups.push(apart_rate / one_rate.max(1e-9));
+            log::debug!(
+                "{game} round: {one_rate:.0} (1 thread), {rate:.0} ({threads} threads), same work \
+                 {same_work_rate:.0}, {threads} searches apart {apart_rate:.0}"
+            );
         }
         ScalingLine {
             game,
@@ -270,7 +296,10 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
             threads,
             many_threads: median(&mut many),
             one_thread_same_work: median(&mut same_work),
+            same_work_speedup: median(&mut speedups),
             same_work_complete,
+            searches_apart: median(&mut apart),
+            searches_apart_speedup: median(&mut apart_speedups),
         }
     }
     fn median(rates: &mut [f64]) -> f64 {
@@ -295,6 +324,16 @@ pub fn thread_scaling(game: Option<&str>, threads: usize, seconds: f64) -> Vec<S
         lines.push(line("nogo", "9x9 empty", NoGo::new(&NoGoConfig::default()), threads, seconds));
     }
     lines
+}
+
+/// The summed playouts per second of `searches` one-thread searches from `position`, each in
+/// a thread of its own, run at once for `duration`.
+fn searches_apart_speed<G: crate::games::Game>(position: &G, searches: usize, duration: Duration) -> f64 {
+    std::thread::scope(|scope| {
+        let runs: Vec<_> =
+            (0..searches).map(|_| scope.spawn(move || search_speed_for(position, 1, Some(duration), None).0)).collect();
+        runs.into_iter().map(|run| run.join().unwrap_or(0.0)).sum()
+    })
 }
 
 /// Playouts per second of a plain search (no early stop, threads forced) from `position` for
@@ -362,6 +401,8 @@ mod tests {
         let line = &lines[0];
         assert_eq!((line.game, line.threads), ("connect4", 2));
         assert!(line.same_work_complete, "a few thousand playouts take well under the cap");
-        assert!([line.one_thread, line.many_threads, line.one_thread_same_work].iter().all(|rate| *rate > 0.0));
+        let rates = [line.one_thread, line.many_threads, line.one_thread_same_work, line.searches_apart];
+        assert!(rates.iter().all(|rate| *rate > 0.0));
+        assert!(line.same_work_speedup > 0.0 && line.searches_apart_speedup > 0.0);
     }
 }

@@ -716,14 +716,15 @@ fn run_bench(game: Option<&str>, thread_counts: &[usize]) -> Result<(), String> 
 }
 
 /// Thread scaling: the same plain search (no early stop) at 1 and N threads, every game, the
-/// median of three turns of a second each; and the speedup at equal work (the one-thread rate
-/// over as many playouts as the N threads made, so over as large a tree).
+/// median of [`ponder::bench::SCALING_ROUNDS`] turns of a second each; the speedup at equal
+/// work (the one-thread rate over as many playouts as the N threads made, so over as large a
+/// tree), also turn by turn; and the machine's ceiling, N one-thread searches apart at once.
 fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
     for &threads in thread_counts.iter().filter(|&&threads| threads > 1) {
         for line in ponder::bench::thread_scaling(game, threads, 1.0) {
             report!(
                 "{:<9} {:<12} playouts/second: {:>9.0} (1 thread), {:>9.0} ({} threads), {:.2}x; \
-                 same work: {:>9.0} (1 thread), {:.2}x{}",
+                 same work: {:>9.0} (1 thread), {:.2}x, round by round {:.2}x{}; {} searches apart: {:>9.0}, {:.2}x",
                 line.game,
                 line.position,
                 line.one_thread,
@@ -732,11 +733,15 @@ fn print_thread_scaling(game: Option<&str>, thread_counts: &[usize]) {
                 line.many_threads / line.one_thread.max(1e-9),
                 line.one_thread_same_work,
                 line.many_threads / line.one_thread_same_work.max(1e-9),
+                line.same_work_speedup,
                 if line.same_work_complete {
                     String::new()
                 } else {
                     format!(" (one thread stopped at {} s, over a smaller tree)", ponder::bench::SAME_WORK_MOST_SECONDS)
-                }
+                },
+                line.threads,
+                line.searches_apart,
+                line.searches_apart_speedup,
             );
         }
     }
