@@ -223,10 +223,10 @@ pub struct ScalingLine {
     /// Whether that run reached the N-thread playouts in every round: it stops after
     /// [`SAME_WORK_MOST_SECONDS`], over a smaller tree then.
     pub same_work_complete: bool,
-    /// The machine's own ceiling: the summed rate of `threads` one-thread searches run at once,
-    /// each on its own tree, so sharing nothing a parallel search could do without. What they
-    /// lose against one search alone (memory, shared caches, the clock of busy cores) no change
-    /// to the parallel search wins back.
+    /// Roughly the machine's own ceiling: the summed rate of `threads` one-thread searches run
+    /// at once, each on its own tree, so sharing nothing a parallel search could do without.
+    /// What they lose against one search alone (memory, shared caches, the clock of busy cores)
+    /// no change to the parallel search wins back.
     pub searches_apart: f64,
     /// The median over the rounds of that summed rate over the same round's one-thread rate
     /// (the searches apart grow trees as large as that one's).
