@@ -318,15 +318,7 @@ pub fn reversi_hints(
     if position.outcome().is_some() {
         return Err("the game is over".to_string());
     }
-    let limits = MidgameLimits {
-        max_time: None,
-        target_time: None,
-        max_nodes: None,
-        max_depth: max_depth.max(1),
-        stop,
-        probcut: None,
-        heartbeat: None,
-    };
+    let limits = MidgameLimits::to_depth(max_depth.max(1), stop);
     scored_lines(position, &limits, count, report)
 }
 
@@ -901,15 +893,7 @@ mod tests {
         stop: &'a std::sync::atomic::AtomicBool,
         probcut: Option<&'static ProbCut>,
     ) -> MidgameLimits<'a> {
-        MidgameLimits {
-            max_time: None,
-            target_time: None,
-            max_nodes: Some(100 * NODES_PER_PLAYOUT),
-            max_depth: 60,
-            stop,
-            probcut,
-            heartbeat: None,
-        }
+        MidgameLimits { max_nodes: Some(100 * NODES_PER_PLAYOUT), probcut, ..MidgameLimits::to_depth(60, stop) }
     }
 
     #[test]

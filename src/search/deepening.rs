@@ -2,14 +2,60 @@
 //! another iteration: each iteration costs several times the one before it, so the next one's
 //! time is predicted from the last ones and started only when at least half of it falls within
 //! the move's target. Also the [`Heartbeat`] by which those searches let an analysis speak
-//! between iterations.
+//! between iterations, and the [`LimitWatch`] by which they look at their limits.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Called by the alpha-beta searches whenever they look at their limits (every thousand nodes
 /// or so): an analysis passes its latest lines on again at its interval between depths, so a
 /// viewer hears from a long depth and a closed output ends it within an interval.
 pub type Heartbeat<'a> = &'a dyn Fn();
+
+/// The hard limits of an alpha-beta search as it looks at them now and then during the search
+/// (the target time, which only decides whether another iteration starts, is the search's own
+/// business): the clock from the search's start, the node count, the stop flag.
+pub struct LimitWatch<'a> {
+    started: Instant,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    heartbeat: Option<Heartbeat<'a>>,
+}
+
+impl<'a> LimitWatch<'a> {
+    /// Starts the clock of a search that may run for `max_time`.
+    pub fn start(
+        max_time: Option<Duration>,
+        max_nodes: Option<u64>,
+        stop: &'a AtomicBool,
+        heartbeat: Option<Heartbeat<'a>>,
+    ) -> LimitWatch<'a> {
+        let started = Instant::now();
+        LimitWatch { started, deadline: max_time.map(|time| started + time), max_nodes, stop, heartbeat }
+    }
+
+    /// When the search began.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// The flag that stops the search from outside, for the searches it runs in turn.
+    pub fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop
+    }
+
+    /// Lets an analysis speak (the heartbeat), then whether the search, `nodes` nodes in, must
+    /// end: stopped, out of nodes or past its time.
+    pub fn reached(&self, nodes: u64) -> bool {
+        if let Some(heartbeat) = self.heartbeat {
+            heartbeat();
+        }
+        self.stop.load(Ordering::Relaxed)
+            || self.max_nodes.is_some_and(|most| nodes >= most)
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
 
 /// Before two iterations have been timed, a new one starts only while this share of the target
 /// time is left unused: each iteration takes several times the one before it.
@@ -47,6 +93,25 @@ pub fn next_iteration_fits(iterations: &[Duration], elapsed: Duration, target: D
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_watch_reports_each_limit_it_was_given() {
+        let (never, raised) = (AtomicBool::new(false), AtomicBool::new(true));
+        let unlimited = LimitWatch::start(None, None, &never, None);
+        assert!(!unlimited.reached(u64::MAX));
+        let nodes = LimitWatch::start(None, Some(100), &never, None);
+        assert!(!nodes.reached(99));
+        assert!(nodes.reached(100));
+        assert!(LimitWatch::start(None, None, &raised, None).reached(0));
+        assert!(LimitWatch::start(Some(Duration::ZERO), None, &never, None).reached(0));
+        assert!(!LimitWatch::start(Some(Duration::from_secs(3600)), None, &never, None).reached(0));
+        let beats = std::cell::Cell::new(0);
+        let heartbeat = || beats.set(beats.get() + 1);
+        let watched = LimitWatch::start(None, None, &never, Some(&heartbeat));
+        watched.reached(1);
+        watched.reached(2);
+        assert_eq!(beats.get(), 2, "every look lets the analysis speak");
+    }
 
     #[test]
     fn the_next_iteration_starts_when_it_is_predicted_to_fit() {

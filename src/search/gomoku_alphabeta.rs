@@ -33,7 +33,7 @@
 //! The search runs on one thread and is deterministic for a node or depth limit; time limits and
 //! the stop flag are checked every [`NODES_PER_CHECK`] nodes (well under a millisecond).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::games::Color;
@@ -42,7 +42,7 @@ use crate::games::mnk::gomoku_threats::{CellSet, ThreatBoard, is_five_in_a_row};
 use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
 use crate::knowledge::gomoku_order::{OrderTables, embedded_order_tables};
-use crate::search::deepening::{Heartbeat, next_iteration_fits};
+use crate::search::deepening::{Heartbeat, LimitWatch, next_iteration_fits};
 use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, solve_vcf_on};
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
@@ -327,11 +327,7 @@ struct Searcher<'a> {
     nodes: u64,
     /// The node count at which [`Self::count_node`] next looks at the limits.
     next_check: u64,
-    started: Instant,
-    deadline: Option<Instant>,
-    max_nodes: Option<u64>,
-    stop: &'a AtomicBool,
-    heartbeat: Option<Heartbeat<'a>>,
+    watch: LimitWatch<'a>,
     aborted: bool,
     /// What the root's moves are (forced answers are never reduced).
     root_kind: MoveKind,
@@ -403,7 +399,6 @@ fn win_in(ply: u32, plies: u32) -> i32 {
 
 impl<'a> Searcher<'a> {
     fn new(position: &Mnk, limits: &GomokuLimits<'a>, table: Vec<Entry>) -> Searcher<'a> {
-        let started = Instant::now();
         let board = ThreatBoard::new(position);
         let evaluation = PatternEvaluation::new(&board);
         let order = if board.exact_five() { None } else { embedded_order_tables() };
@@ -416,11 +411,7 @@ impl<'a> Searcher<'a> {
             table,
             nodes: 0,
             next_check: NODES_PER_CHECK,
-            started,
-            deadline: limits.max_time.map(|time| started + time),
-            max_nodes: limits.max_nodes,
-            stop: limits.stop,
-            heartbeat: limits.heartbeat,
+            watch: LimitWatch::start(limits.max_time, limits.max_nodes, limits.stop, limits.heartbeat),
             aborted: false,
             root_kind: MoveKind::Quiet,
             widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
@@ -465,12 +456,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_limits(&mut self) {
-        if let Some(heartbeat) = self.heartbeat {
-            heartbeat();
-        }
-        self.aborted = self.stop.load(Ordering::Relaxed)
-            || self.max_nodes.is_some_and(|most| self.nodes >= most)
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        self.aborted = self.watch.reached(self.nodes);
     }
 
     /// Counts a node and looks at the limits now and then; true when the search must end.
@@ -621,13 +607,13 @@ impl<'a> Searcher<'a> {
     fn vcf_checks(&mut self, ply: u32) -> Option<NodeMoves> {
         let (side, opponent) = (self.to_move, self.to_move.opponent());
         let options = VcfOptions { max_nodes: VCF_CHECK_NODES, ..VcfOptions::vcf() };
-        let ours = solve_vcf_on(&mut self.board, side, &options, self.stop);
+        let ours = solve_vcf_on(&mut self.board, side, &options, self.watch.stop_flag());
         self.nodes += ours.nodes;
         if let VcfOutcome::Win(line) = ours.outcome {
             // The line ends with the five, or with a four the opponent cannot block twice.
             return Some(NodeMoves::Decided(win_in(ply, line.len() as u32 + 1), line[0]));
         }
-        let theirs = solve_vcf_on(&mut self.board, opponent, &options, self.stop);
+        let theirs = solve_vcf_on(&mut self.board, opponent, &options, self.watch.stop_flag());
         self.nodes += theirs.nodes;
         let VcfOutcome::Win(line) = theirs.outcome else { return None };
         let mut answers = *self.board.four_points(side);
@@ -643,7 +629,7 @@ impl<'a> Searcher<'a> {
     /// Deepens one ply at a time until a limit or a proof, keeping the best move of the last
     /// completed iteration (or of an interrupted one, where its first move was searched in full).
     fn iterative_deepening(&mut self, limits: &GomokuLimits) -> GomokuResult {
-        let started = self.started;
+        let started = self.watch.started();
         // 1. The root's forced-move rules may decide at once.
         let mut root = match self.node_moves(0, usize::MAX, false) {
             NodeMoves::Decided(score, mv) => {
@@ -1037,6 +1023,7 @@ mod tests {
     use crate::games::mnk::MnkConfig;
     use crate::games::{Game, GameConfig};
     use crate::knowledge::gomoku_order::{embedded_order, order_features};
+    use std::sync::atomic::Ordering;
 
     /// The position after `moves` (GTP vertices, Black first) on a 15x15 board.
     fn gomoku(moves: &[&str]) -> Mnk {

@@ -8,14 +8,14 @@
 //! a node or depth limit; time limits and the stop flag are checked every
 //! [`NODES_PER_CHECK`] nodes (a few milliseconds at most).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::games::Game;
 use crate::games::reversi::{Reversi, ReversiMove, flipped_discs, legal_move_mask};
 use crate::knowledge::reversi_eval::{Evaluator, MAX_EVALUATION, WEIGHT_UNIT};
 use crate::knowledge::reversi_patterns::PatternViews;
-use crate::search::deepening::{Heartbeat, next_iteration_fits};
+use crate::search::deepening::{Heartbeat, LimitWatch, next_iteration_fits};
 use crate::search::reversi_probcut::ProbCut;
 
 /// Beyond every score.
@@ -226,12 +226,7 @@ struct Searcher<'a> {
     nodes: u64,
     /// The table holds 2^table_bits entries.
     table_bits: u32,
-    /// When the search began.
-    started: Instant,
-    deadline: Option<Instant>,
-    max_nodes: Option<u64>,
-    stop: &'a AtomicBool,
-    heartbeat: Option<Heartbeat<'a>>,
+    watch: LimitWatch<'a>,
     aborted: bool,
     probcut: Option<&'a ProbCut>,
     /// Whether the current iteration may cut by ProbCut.
@@ -278,17 +273,12 @@ impl<'a> Searcher<'a> {
     /// A searcher with `table`, whose length is a power of two (at least 2).
     fn new(evaluator: &'a Evaluator, limits: &MidgameLimits<'a>, table: Vec<Entry>) -> Searcher<'a> {
         debug_assert!(table.len().is_power_of_two() && table.len() >= 2);
-        let started = Instant::now();
         Searcher {
             evaluator,
             table_bits: table.len().trailing_zeros(),
             table,
             nodes: 0,
-            started,
-            deadline: limits.max_time.map(|time| started + time),
-            max_nodes: limits.max_nodes,
-            stop: limits.stop,
-            heartbeat: limits.heartbeat,
+            watch: LimitWatch::start(limits.max_time, limits.max_nodes, limits.stop, limits.heartbeat),
             aborted: false,
             probcut: limits.probcut,
             selective: false,
@@ -296,12 +286,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_limits(&mut self) {
-        if let Some(heartbeat) = self.heartbeat {
-            heartbeat();
-        }
-        self.aborted = self.stop.load(Ordering::Relaxed)
-            || self.max_nodes.is_some_and(|most| self.nodes >= most)
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        self.aborted = self.watch.reached(self.nodes);
     }
 
     /// Deepens one ply at a time until a limit, keeping the best move of the last completed
@@ -316,7 +301,7 @@ impl<'a> Searcher<'a> {
         multi_pv: usize,
         report: &mut dyn FnMut(&IterationReport),
     ) -> MidgameResult {
-        let started = self.started;
+        let started = self.watch.started();
         let mut iteration_times = Vec::new();
         let empties = (!(player | opponent)).count_ones();
         // 1. Root moves, first ordered by their evaluation.

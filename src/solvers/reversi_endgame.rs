@@ -897,13 +897,8 @@ impl Worker<'_> {
         let position = Reversi::from_bitboards(player, opponent, Color::Black)?;
         let never = AtomicBool::new(false);
         let limits = MidgameLimits {
-            max_time: None,
-            target_time: None,
             max_nodes: Some(GUESS_MAX_NODES >> 24u32.saturating_sub(empties)),
-            max_depth: (empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH),
-            stop: &never,
-            probcut: None,
-            heartbeat: None,
+            ..MidgameLimits::to_depth((empties - GUESS_DEPTH_REDUCTION).min(GUESS_MAX_DEPTH), &never)
         };
         let result = search_midgame(&position, evaluator, &limits)?;
         self.nodes += result.nodes;
