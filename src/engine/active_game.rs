@@ -148,6 +148,8 @@ pub struct MidgameAnswer<M> {
     /// The expected result for the side to move as a win rate in [0, 1].
     pub value: f64,
     pub nodes: u64,
+    /// The deepest iteration the search completed, in plies.
+    pub depth: u32,
     pub pv: Vec<M>,
     /// Set when the search saw every line to the end of the game.
     pub proof: RootProof,
@@ -209,6 +211,9 @@ pub struct SearchSummary {
     /// The score of a game's own search (Reversi's alpha-beta: discs for the side that moved);
     /// `None` for MCTS.
     pub score: Option<f64>,
+    /// The deepest iteration of a game's own alpha-beta search, in plies; `None` for MCTS and
+    /// the exact solver.
+    pub depth: Option<u32>,
 }
 
 impl SearchSummary {
@@ -237,6 +242,7 @@ fn exact_summary<G: Game>(position: &G, mv: G::Move, score: f64, nodes: u64, ela
         proof,
         pv: vec![text],
         score: Some(score),
+        depth: None,
     }
 }
 
@@ -434,6 +440,7 @@ impl<G: Game> GameState<G> {
             proof: answer.proof,
             pv: format_line(position, &answer.pv),
             score: Some(answer.score),
+            depth: Some(answer.depth),
         };
         Some((summary, answer))
     }
@@ -612,6 +619,7 @@ impl<G: Game> GameState<G> {
             proof: result.root_proof,
             pv: best.map(|stats| format_line(position, &stats.pv)).unwrap_or_default(),
             score: None,
+            depth: None,
         }
     }
 }

@@ -91,8 +91,9 @@ fn log_summary(color: Color, summary: &SearchSummary) {
     let seconds = summary.elapsed.as_secs_f64();
     let proof = summary.proof.summary_note();
     let unit = summary.work_unit();
+    let depth = summary.depth.map(|depth| format!(", depth {depth}")).unwrap_or_default();
     log::info!(
-        "{color} {}: {} {unit} ({} reused) in {seconds:.2}s, {:.0} {unit}/s, win rate {:.1}%{proof}, pv {}",
+        "{color} {}: {} {unit} ({} reused) in {seconds:.2}s, {:.0} {unit}/s{depth}, win rate {:.1}%{proof}, pv {}",
         summary.mv,
         summary.playouts,
         summary.reused_visits,

@@ -425,12 +425,14 @@ impl GomocupFrontEnd {
     }
 
     /// The last search's summary as a `MESSAGE` line (cells as `X,Y`; no times, so the line is
-    /// the same in every deterministic run).
+    /// the same in every deterministic run): the work done, the alpha-beta's depth where it
+    /// searched, the win rate, the expected line.
     fn search_message(&self) -> Option<String> {
         let summary = self.session.last_search()?;
         let pv: Vec<String> = summary.pv.iter().filter_map(|vertex| self.cell(vertex)).collect();
+        let depth = summary.depth.map(|depth| format!(", depth {depth}")).unwrap_or_default();
         Some(format!(
-            "MESSAGE {} {}, win rate {:.1}%{}, pv {}",
+            "MESSAGE {} {}{depth}, win rate {:.1}%{}, pv {}",
             summary.playouts,
             summary.work_unit(),
             100.0 * summary.value,
@@ -500,10 +502,18 @@ mod tests {
         // playout of `max_visits` 3000 stands for (the limit is seen every 1024 nodes).
         let count: u64 = message
             .strip_prefix("MESSAGE ")
-            .and_then(|rest| rest.split(" nodes, win rate ").next())
+            .and_then(|rest| rest.split(" nodes, depth ").next())
             .and_then(|count| count.parse().ok())
             .unwrap_or_else(|| panic!("{message}"));
         assert!((1..=3000 * 20 + 1024).contains(&count), "{message}");
+        // The depth it reached: a few plies at most in so few nodes, and at least the first.
+        let depth: u32 = message
+            .split(", depth ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|depth| depth.parse().ok())
+            .unwrap_or_else(|| panic!("{message}"));
+        assert!((1..=20).contains(&depth), "{message}");
         // The principal variation starts with the move played, in Gomocup cells.
         let pv = message.split(", pv ").nth(1).unwrap();
         assert_eq!(pv.split(' ').next(), Some(lines[3].as_str()), "{lines:?}");
