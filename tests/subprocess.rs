@@ -371,6 +371,6 @@ fn the_gomocup_front_end_writes_nothing_on_stderr_unless_asked() {
     assert!(lines[2].starts_with("MESSAGE ") && lines.len() == 4, "{stdout}");
     assert_eq!(stderr, "");
     let (_, stderr) = run(true);
-    // The alpha-beta search's summary (Gomoku's default) counts nodes.
-    assert!(stderr.contains(" nodes/s, win rate "), "{stderr}");
+    // The alpha-beta search's summary (Gomoku's default) counts nodes and gives its depth.
+    assert!(stderr.contains(" nodes/s, depth "), "{stderr}");
 }
