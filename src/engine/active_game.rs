@@ -222,6 +222,12 @@ impl SearchSummary {
     pub fn work_unit(&self) -> &'static str {
         if self.score.is_some() { "nodes" } else { "playouts" }
     }
+
+    /// `, depth D` for a summary line where the game's own alpha-beta chose the move, else
+    /// nothing.
+    pub fn depth_note(&self) -> String {
+        self.depth.map(|depth| format!(", depth {depth}")).unwrap_or_default()
+    }
 }
 
 /// The summary of a move the exact solver proved, as a search's would be: the game's exact

@@ -91,7 +91,7 @@ fn log_summary(color: Color, summary: &SearchSummary) {
     let seconds = summary.elapsed.as_secs_f64();
     let proof = summary.proof.summary_note();
     let unit = summary.work_unit();
-    let depth = summary.depth.map(|depth| format!(", depth {depth}")).unwrap_or_default();
+    let depth = summary.depth_note();
     log::info!(
         "{color} {}: {} {unit} ({} reused) in {seconds:.2}s, {:.0} {unit}/s{depth}, win rate {:.1}%{proof}, pv {}",
         summary.mv,

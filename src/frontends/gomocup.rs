@@ -430,7 +430,7 @@ impl GomocupFrontEnd {
     fn search_message(&self) -> Option<String> {
         let summary = self.session.last_search()?;
         let pv: Vec<String> = summary.pv.iter().filter_map(|vertex| self.cell(vertex)).collect();
-        let depth = summary.depth.map(|depth| format!(", depth {depth}")).unwrap_or_default();
+        let depth = summary.depth_note();
         Some(format!(
             "MESSAGE {} {}{depth}, win rate {:.1}%{}, pv {}",
             summary.playouts,
