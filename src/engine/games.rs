@@ -637,6 +637,7 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
         }
     }
     let proven = result.proven();
+    log::debug!("{}: {}", position.to_move(), result.census);
     log::info!(
         "{} {}: alpha-beta depth {}, score {}{}, {} nodes",
         position.to_move(),

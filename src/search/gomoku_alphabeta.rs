@@ -170,6 +170,47 @@ pub struct GomokuResult {
     /// others' scores are bounds, so the order past the first few is rough): what to play
     /// instead if a check finds `best_move` loses by force.
     pub alternatives: Vec<Cell>,
+    /// Where the nodes went.
+    pub census: NodeCensus,
+}
+
+/// Where a search's nodes went (the debug log gives it with every move): the main tree's
+/// nodes, the quiescence's and the in-tree threat searches', which together are the search's
+/// nodes; and of the main tree's nodes that searched their moves, why those were the moves.
+/// In the tactical middle games lost to Rapfi, where the search reaches only 6 to 10 plies,
+/// the answers to open threes outnumbered the quiet nodes by ten to a hundred and fifty times,
+/// most of them at the horizon (see `weights/README.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeCensus {
+    pub tree: u64,
+    pub quiescence: u64,
+    /// The nodes of the VCF searches at quiet nodes (see [`VCF_CHECK_DEPTH`]).
+    pub threat_checks: u64,
+    /// Tree nodes that searched quiet candidates.
+    pub quiet: u64,
+    /// Tree nodes that searched the answers to an open three, and how many of them at the
+    /// horizon (where such a node is searched rather than left to the quiescence).
+    pub three_answers: u64,
+    pub three_answers_at_horizon: u64,
+    /// Tree nodes that searched the answers to a VCF.
+    pub vcf_answers: u64,
+}
+
+impl std::fmt::Display for NodeCensus {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "{} tree, {} quiescence and {} threat-check nodes; tree nodes searching quiet moves {}, answers to an open \
+             three {} ({} at the horizon), answers to a VCF {}",
+            self.tree,
+            self.quiescence,
+            self.threat_checks,
+            self.quiet,
+            self.three_answers,
+            self.three_answers_at_horizon,
+            self.vcf_answers
+        )
+    }
 }
 
 impl GomokuResult {
@@ -335,6 +376,7 @@ struct Searcher<'a> {
     widths: [usize; 2],
     /// The learned move order (freestyle, when its weights decode), else the hand-set one.
     order: Option<&'static OrderTables>,
+    census: NodeCensus,
 }
 
 /// The table entry of the position with zobrist `key`.
@@ -416,6 +458,7 @@ impl<'a> Searcher<'a> {
             root_kind: MoveKind::Quiet,
             widths: [FIRST_PLY_WIDTH, DEEPER_WIDTH],
             order,
+            census: NodeCensus::default(),
         };
         for index in 0..cells {
             if !searcher.board.is_empty(Cell(index as u16)) {
@@ -609,12 +652,14 @@ impl<'a> Searcher<'a> {
         let options = VcfOptions { max_nodes: VCF_CHECK_NODES, ..VcfOptions::vcf() };
         let ours = solve_vcf_on(&mut self.board, side, &options, self.watch.stop_flag());
         self.nodes += ours.nodes;
+        self.census.threat_checks += ours.nodes;
         if let VcfOutcome::Win(line) = ours.outcome {
             // The line ends with the five, or with a four the opponent cannot block twice.
             return Some(NodeMoves::Decided(win_in(ply, line.len() as u32 + 1), line[0]));
         }
         let theirs = solve_vcf_on(&mut self.board, opponent, &options, self.watch.stop_flag());
         self.nodes += theirs.nodes;
+        self.census.threat_checks += theirs.nodes;
         let VcfOutcome::Win(line) = theirs.outcome else { return None };
         let mut answers = *self.board.four_points(side);
         for &cell in &line {
@@ -640,6 +685,7 @@ impl<'a> Searcher<'a> {
                     nodes: self.nodes,
                     pv: vec![mv],
                     alternatives: Vec::new(),
+                    census: self.census,
                 };
             }
             NodeMoves::Search { moves, kind, .. } => {
@@ -691,7 +737,15 @@ impl<'a> Searcher<'a> {
             .filter(|&&(cell, score)| cell != best.0 && score > -MATE_BOUND)
             .map(|&(cell, _)| cell)
             .collect();
-        GomokuResult { best_move: best.0, score: best.1, depth: completed_depth, nodes: self.nodes, pv, alternatives }
+        GomokuResult {
+            best_move: best.0,
+            score: best.1,
+            depth: completed_depth,
+            nodes: self.nodes,
+            pv,
+            alternatives,
+            census: self.census,
+        }
     }
 
     /// The root's `moves` (of `kind`) that `allowed` lets through, best-ordered first; in a
@@ -783,6 +837,7 @@ impl<'a> Searcher<'a> {
     /// `depth` more plies (blocks of fours not counted), exact inside (`alpha`, `beta`) and a
     /// bound outside.
     fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.census.tree += 1;
         if self.count_node() {
             return 0;
         }
@@ -828,6 +883,15 @@ impl<'a> Searcher<'a> {
             moves[..=at].rotate_right(1);
         }
         // 3. PVS over the moves, late quiet ones reduced first.
+        match kind {
+            MoveKind::Quiet => self.census.quiet += 1,
+            MoveKind::FourBlock => {}
+            MoveKind::ThreeDefence => {
+                self.census.three_answers += 1;
+                self.census.three_answers_at_horizon += u64::from(depth == 0);
+            }
+            MoveKind::VcfDefence => self.census.vcf_answers += 1,
+        }
         let child_depth = if kind == MoveKind::FourBlock { depth } else { depth.saturating_sub(1) };
         let original_alpha = alpha;
         let mut best = (-INFINITY, moves[0]);
@@ -944,6 +1008,7 @@ impl<'a> Searcher<'a> {
     /// The leaf search: forced blocks, the evaluation as a stand-pat score, and up to `fours`
     /// more of the side to move's own fours.
     fn quiescence(&mut self, ply: u32, fours: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.census.quiescence += 1;
         if self.count_node() {
             return 0;
         }
@@ -1273,6 +1338,18 @@ mod tests {
                 line.play(mv).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn the_census_accounts_for_every_node() {
+        // A middle game where both sides can make threes: every kind of node shows up.
+        let position = gomoku(&["H8", "J9", "H9", "H10", "H7", "H6", "G8", "J8"]);
+        let result = search(&position, 6);
+        let census = result.census;
+        assert_eq!(census.tree + census.quiescence + census.threat_checks, result.nodes, "{census}");
+        assert!(census.quiet > 0 && census.three_answers > 0 && census.threat_checks > 0, "{census}");
+        assert!(census.three_answers_at_horizon > 0 && census.three_answers_at_horizon <= census.three_answers);
+        assert!(census.quiet + census.three_answers + census.vcf_answers <= census.tree, "{census}");
     }
 
     #[test]
