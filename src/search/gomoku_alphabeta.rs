@@ -178,8 +178,8 @@ pub struct GomokuResult {
 /// nodes, the quiescence's and the in-tree threat searches', which together are the search's
 /// nodes; and of the main tree's nodes that searched their moves, why those were the moves.
 /// In the tactical middle games lost to Rapfi, where the search reaches only 6 to 10 plies,
-/// the answers to open threes outnumbered the quiet nodes by ten to a hundred and fifty times,
-/// most of them at the horizon (see `weights/README.md`).
+/// the answers to open threes outnumbered the quiet nodes by twenty to a hundred and thirty
+/// times, most of them at the horizon (see `weights/README.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeCensus {
     pub tree: u64,
@@ -376,6 +376,7 @@ struct Searcher<'a> {
     widths: [usize; 2],
     /// The learned move order (freestyle, when its weights decode), else the hand-set one.
     order: Option<&'static OrderTables>,
+    /// Where this search's nodes went so far.
     census: NodeCensus,
 }
 
