@@ -22,13 +22,15 @@
 //!
 //! Only the block of a four is free of depth (a four and its block count one ply); the answers
 //! to an open three cost a ply like any move but are never reduced, and late quiet moves are
-//! searched shallower first (late move reductions). A quiet null-window node one or two plies
+//! searched shallower first (late move reductions). At the horizon an open three is left to
+//! the quiescence, as a quiet position is. A quiet null-window node one or two plies
 //! from the horizon whose evaluation lies far outside the window is cut without its moves
 //! (reverse futility pruning and razoring).
 //!
 //! At the leaves a quiescence search follows the forcing moves: blocks of the opponent's four
 //! and a few plies of the side to move's own fours (a short VCF), so a leaf is never scored in
-//! the middle of a four. Proven results carry mate scores ([`MATE`] less the plies to the five).
+//! the middle of a four. Facing an open three there, the side to move stands on the evaluation
+//! (its threat steps count the opponent's open three) or plays its own fours. Proven results carry mate scores ([`MATE`] less the plies to the five).
 //!
 //! The search runs on one thread and is deterministic for a node or depth limit; time limits and
 //! the stop flag are checked every [`NODES_PER_CHECK`] nodes (well under a millisecond).
@@ -177,9 +179,10 @@ pub struct GomokuResult {
 /// Where a search's nodes went (the debug log gives it with every move): the main tree's
 /// nodes, the quiescence's and the in-tree threat searches', which together are the search's
 /// nodes; and of the main tree's nodes that searched their moves, why those were the moves.
-/// In the tactical middle games lost to Rapfi, where the search reaches only 6 to 10 plies,
+/// In the tactical middle games lost to Rapfi, where the search reached only 6 to 10 plies,
 /// the answers to open threes outnumbered the quiet nodes by twenty to a hundred and thirty
-/// times, most of them at the horizon (see `weights/README.md`).
+/// times, three quarters or more of them at the horizon, which now leaves them to the
+/// quiescence (see `weights/README.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeCensus {
     pub tree: u64,
@@ -188,10 +191,8 @@ pub struct NodeCensus {
     pub threat_checks: u64,
     /// Tree nodes that searched quiet candidates.
     pub quiet: u64,
-    /// Tree nodes that searched the answers to an open three, and how many of them at the
-    /// horizon (where such a node is searched rather than left to the quiescence).
+    /// Tree nodes that searched the answers to an open three.
     pub three_answers: u64,
-    pub three_answers_at_horizon: u64,
     /// Tree nodes that searched the answers to a VCF.
     pub vcf_answers: u64,
 }
@@ -201,14 +202,8 @@ impl std::fmt::Display for NodeCensus {
         write!(
             f,
             "{} tree, {} quiescence and {} threat-check nodes; tree nodes searching quiet moves {}, answers to an open \
-             three {} ({} at the horizon), answers to a VCF {}",
-            self.tree,
-            self.quiescence,
-            self.threat_checks,
-            self.quiet,
-            self.three_answers,
-            self.three_answers_at_horizon,
-            self.vcf_answers
+             three {}, answers to a VCF {}",
+            self.tree, self.quiescence, self.threat_checks, self.quiet, self.three_answers, self.vcf_answers
         )
     }
 }
@@ -315,8 +310,10 @@ enum MoveKind {
     /// one.
     FourBlock,
     /// The answers to the opponent's open three (own fours, cells that leave it none): never
-    /// reduced and still searched at the horizon, but each costs a ply. (Free, they let a chain
-    /// of threes deepen the search without end: depth-4 searches of 400,000 nodes.)
+    /// reduced, but each costs a ply. (Free, they let a chain of threes deepen the search
+    /// without end: depth-4 searches of 400,000 nodes.) At the horizon the quiescence takes
+    /// over: searched there, with every own four followed by its block and the same three
+    /// again, they were most of the tree in tactical middle games (see [`NodeCensus`]).
     ThreeDefence,
     /// The answers to the opponent's VCF at a quiet node: the cells of its line and our own
     /// fours. They cost a ply and late ones are reduced, as quiet moves are (unreduced, a VCF
@@ -862,14 +859,14 @@ impl<'a> Searcher<'a> {
                 return score;
             }
         }
-        // 2. The forced-move rules; a horizon reached by quiet moves goes to the quiescence;
-        //    the table's move first.
+        // 2. The forced-move rules; a horizon reached in a quiet position or facing an open
+        //    three goes to the quiescence; the table's move first.
         let width = if depth == 0 { 0 } else { self.widths[usize::from(ply > 1)] };
         let (mut moves, kind, mut complete) = match self.node_moves(ply, width, depth >= VCF_CHECK_DEPTH && ply > 0) {
             NodeMoves::Decided(score, _) => return score,
             NodeMoves::Search { moves, kind, complete } => (moves, kind, complete),
         };
-        if depth == 0 && kind == MoveKind::Quiet {
+        if depth == 0 && matches!(kind, MoveKind::Quiet | MoveKind::ThreeDefence) {
             return self.quiescence(ply, QUIESCENCE_FOURS, alpha, beta);
         }
         if kind == MoveKind::Quiet
@@ -887,10 +884,7 @@ impl<'a> Searcher<'a> {
         match kind {
             MoveKind::Quiet => self.census.quiet += 1,
             MoveKind::FourBlock => {}
-            MoveKind::ThreeDefence => {
-                self.census.three_answers += 1;
-                self.census.three_answers_at_horizon += u64::from(depth == 0);
-            }
+            MoveKind::ThreeDefence => self.census.three_answers += 1,
             MoveKind::VcfDefence => self.census.vcf_answers += 1,
         }
         let child_depth = if kind == MoveKind::FourBlock { depth } else { depth.saturating_sub(1) };
@@ -1349,8 +1343,20 @@ mod tests {
         let census = result.census;
         assert_eq!(census.tree + census.quiescence + census.threat_checks, result.nodes, "{census}");
         assert!(census.quiet > 0 && census.three_answers > 0 && census.threat_checks > 0, "{census}");
-        assert!(census.three_answers_at_horizon > 0 && census.three_answers_at_horizon <= census.three_answers);
         assert!(census.quiet + census.three_answers + census.vcf_answers <= census.tree, "{census}");
+    }
+
+    #[test]
+    fn the_horizon_leaves_open_threes_to_the_quiescence() {
+        // Black can make open threes in many ways, and at depth 1 each is answered at the
+        // horizon: by the quiescence (standing on the evaluation or playing a four), not by a
+        // tree node that searches the answers. One ply deeper the tree answers them.
+        let position = gomoku(&["H8", "J9", "H9", "H10", "H7", "H6", "G8", "J8"]);
+        let shallow = search(&position, 1).census;
+        assert_eq!(shallow.three_answers, 0, "{shallow}");
+        assert!(shallow.quiescence > 0, "{shallow}");
+        let deeper = search(&position, 2).census;
+        assert!(deeper.three_answers > 0, "{deeper}");
     }
 
     #[test]

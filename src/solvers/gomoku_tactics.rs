@@ -49,7 +49,9 @@ impl TacticsLimits {
         let nodes = (seconds * 1_000_000.0).clamp(20_000.0, 2_000_000.0) as u64;
         TacticsLimits {
             vcf_nodes: nodes,
-            vct_nodes: (nodes / 2).min(300_000),
+            // Half, uncapped (it was capped at 300,000): in a game lost to Rapfi, Black's win
+            // in 17 plies took a VCT of more than that, found within 3,000,000 in under 2 s.
+            vct_nodes: nodes / 2,
             defence_nodes: (nodes / 8).max(10_000),
             vc3_nodes: (nodes / 4).min(VC3_ROOT_NODES),
         }
@@ -250,11 +252,12 @@ impl DefenceLimits {
 /// its turn (a VCF or VCT within `limits`; a search cannot be trusted to see a VCT of nine
 /// threats, and one that did not lost games to Rapfi): of the cells that may stop it
 /// ([`defence_candidates`], the blocks of its open threes among them, and against a VCT the
-/// moves that arm a VCF of our own, [`counter_vcf_moves`]), those after which the opponent's
-/// VCF and VCT searches both finish without a win (after a counter-threat: find none). When
-/// none is proven to hold, those the searches did not refute within their share, and our own
-/// fours (genmove searches our fours beside the defences in every case: a four may start a
-/// win of our own, see `add_own_fours` in `src/engine/games.rs`). `None` when the opponent
+/// moves that arm a VCF of our own, [`counter_vcf_moves`]), those the opponent's VCF and VCT
+/// searches do not refute within their share: the ones after which both finish without a win
+/// (after a counter-threat: find none) and the ones they cannot decide ([`sift_defences`]).
+/// When none is proven to hold, our own fours as well (genmove searches our fours beside the
+/// defences in every case: a four may start a win of our own, see `add_own_fours` in
+/// `src/engine/games.rs`). `None` when the opponent
 /// threatens no forcing win the searches find, when a five is on the board for either side
 /// (the forced-move rules decide), when every candidate is refuted and we have no four (a lost
 /// position: the search decides), or when `stop` ends the search for the opponent's threat.
@@ -346,11 +349,15 @@ fn counter_vcf_moves(position: &Mnk, board: &mut ThreatBoard, nodes: u64, stop: 
 const MIN_COUNTER_VCF_NODES: u64 = 200;
 
 /// The defences [`forcing_defences`] keeps of `candidates` (sorted), given what the opponent's
-/// threat searches find after each (`opponent_after`, asked in order): those after which it
-/// has no forcing win; when none is proven to hold, those the searches could not decide and
-/// our own `fours`. When a search is stopped, the candidates not refuted by then (checked or
-/// not: the unchecked ones may hold as much as the ones found to). `None` when every
-/// candidate is refuted and we have no four.
+/// threat searches find after each (`opponent_after`, asked in order): those not refuted,
+/// both the ones after which it has no forcing win and the ones its searches could not
+/// decide; when none is proven to hold, our own `fours` as well. An undecided cell stays
+/// beside the holding ones: the checks' node share cannot read a long attack, and a move that
+/// holds it may be the best one (in a game lost to Rapfi, its winning answer to Black's VCT
+/// threat was undecided, and the three cells kept all left White worse by Rapfi's count).
+/// When a search is stopped, the candidates not refuted by then (checked or not: the
+/// unchecked ones may hold as much as the ones found to). `None` when every candidate is
+/// refuted and we have no four.
 fn sift_defences(
     candidates: &[Cell],
     mut opponent_after: impl FnMut(Cell) -> ThreatWin,
@@ -371,6 +378,8 @@ fn sift_defences(
         }
     }
     if !holding.is_empty() {
+        holding.append(&mut unclear);
+        holding.sort();
         return Some(holding);
     }
     unclear.extend(fours);
@@ -693,28 +702,32 @@ mod tests {
     const WON_POSITIONS_FLOOR: usize = 55;
 
     #[test]
-    fn against_a_threatened_vct_only_the_moves_that_stop_it_are_kept() {
+    fn against_a_threatened_vct_the_moves_it_refutes_are_dropped() {
         // Black to move after 16 stones of a game ponder lost to Rapfi (2026-11-28, opening 8
         // of tests/data/gomoku/rapfi-match-openings-offset.txt): were White to move, it would
         // win by a VCT. Rapfi (20 s) defends at G7, even; ponder played M10, after which
         // White's VCT is nine threats long (Rapfi announced it; ponder's VCT finds it in 1.85
-        // million nodes), and L11 and M11 lose to VCTs too.
+        // million nodes), and L11 and M11 lose to VCTs too. Within the checks' share M11 is
+        // refuted and M10 and L11 are not decided, so they stay for the alpha-beta to judge
+        // (at 5 s a move genmove plays H4 here, which Rapfi, 3 s, scores as G7).
         let position =
             gomoku(&["K7", "K6", "H10", "L6", "J6", "L8", "K5", "L7", "L5", "J5", "M8", "H7", "L9", "K10", "K9", "J9"]);
         let never = AtomicBool::new(false);
         let limits = DefenceLimits { threat_nodes: 150_000, check_nodes: 200_000 };
         let (defences, named) = named_defences(&position, &limits);
-        assert!(named.contains(&"G7".to_string()), "{named:?}");
-        for losing in ["M10", "L11", "M11"] {
-            assert!(!named.contains(&losing.to_string()), "{losing} in {named:?}");
+        for kept in ["G7", "M10", "L11"] {
+            assert!(named.contains(&kept.to_string()), "{kept} not in {named:?}");
         }
-        // Each one kept leaves White no forcing win that a larger search finds.
+        assert!(!named.contains(&"M11".to_string()), "{named:?}");
+        // The cells the checks could not decide within their share are kept beside the ones
+        // they prove to hold: a larger search refutes some of them.
         let deeper = VcfOptions { max_nodes: 1_000_000, ..VcfOptions::vct() };
-        for &cell in &defences {
+        let refuted_deeper = defences.iter().filter(|&&cell| {
             let mut child = position.clone();
             child.play_unchecked(cell);
-            assert!(!matches!(solve_vct(&child, Color::White, &deeper, &never).outcome, VcfOutcome::Win(_)));
-        }
+            matches!(solve_vct(&child, Color::White, &deeper, &never).outcome, VcfOutcome::Win(_))
+        });
+        assert!(refuted_deeper.count() > 0, "{named:?}");
         // With no threat on the board nothing is narrowed.
         let quiet = gomoku(&["H8", "J9", "G10"]);
         assert_eq!(forcing_defences(&quiet, &limits, &never), None);
@@ -796,9 +809,9 @@ mod tests {
             (kept, asked)
         };
         use ThreatWin::{NotFound, Stopped, Unknown};
-        // Checked in full: the holding ones only, and the undecided ones are left out.
-        let (kept, asked) = sift(vec![refuted(), NotFound, Unknown, refuted(), NotFound, refuted()], &[]);
-        assert_eq!(kept, Some(vec![Cell(11), Cell(14)]));
+        // Checked in full: the holding ones and the undecided ones, without our fours.
+        let (kept, asked) = sift(vec![refuted(), NotFound, Unknown, refuted(), NotFound, refuted()], &[Cell(3)]);
+        assert_eq!(kept, Some(vec![Cell(11), Cell(12), Cell(14)]));
         assert_eq!(asked, cells);
         // Nothing holds: the undecided ones and our fours, which put the threat off.
         let (kept, _) = sift(vec![refuted(), Unknown, refuted(), refuted(), refuted(), refuted()], &[Cell(3)]);
@@ -928,13 +941,19 @@ mod tests {
         // Rapfi had announced a forced win for Black two plies before). White's split three
         // H3 H4 H6 has several blocks; the root tactics chose H5 by its priors, White then held,
         // and Black lost. H7 blocks it as well and wins: the root's VCT (since the proof-number
-        // search) finds it, and the alpha-beta proves it too.
+        // search) finds it, and the alpha-beta proves it too, a ply deeper than it once did
+        // (since it leaves the horizon's open threes to the quiescence), where it also proves
+        // D7 winning.
         let position = gomoku(&["G6", "K6", "G7", "J5", "E6", "H4", "G3", "H6", "G4", "G5", "F5", "H3"]);
-        assert_eq!(tactics(&position), Some(cell(&position, "H7")));
+        let h7 = cell(&position, "H7");
+        assert_eq!(tactics(&position), Some(h7));
         let stop = AtomicBool::new(false);
-        let searched = search_gomoku(&position, &GomokuLimits::to_depth(6, &stop)).unwrap();
-        assert_eq!(searched.best_move, cell(&position, "H7"), "{searched:?}");
+        let searched = search_gomoku(&position, &GomokuLimits::to_depth(9, &stop)).unwrap();
         assert_eq!(searched.proven(), Some(true), "{searched:?}");
+        let mut after = position.clone();
+        after.play_unchecked(h7);
+        let answered = search_gomoku(&after, &GomokuLimits::to_depth(8, &stop)).unwrap();
+        assert_eq!(answered.proven(), Some(false), "{answered:?}");
     }
 
     #[test]
