@@ -23,14 +23,15 @@
 //! Only the block of a four is free of depth (a four and its block count one ply); the answers
 //! to an open three cost a ply like any move but are never reduced, and late quiet moves are
 //! searched shallower first (late move reductions). At the horizon an open three is left to
-//! the quiescence, as a quiet position is. A quiet null-window node one or two plies
-//! from the horizon whose evaluation lies far outside the window is cut without its moves
-//! (reverse futility pruning and razoring).
+//! the quiescence, as a quiet position is. A quiet null-window node one or two plies from the
+//! horizon whose evaluation lies far outside the window is cut without its moves (reverse
+//! futility pruning and razoring).
 //!
 //! At the leaves a quiescence search follows the forcing moves: blocks of the opponent's four
 //! and a few plies of the side to move's own fours (a short VCF), so a leaf is never scored in
 //! the middle of a four. Facing an open three there, the side to move stands on the evaluation
-//! (its threat steps count the opponent's open three) or plays its own fours. Proven results carry mate scores ([`MATE`] less the plies to the five).
+//! (its threat steps count the opponent's open three) or plays its own fours. Proven results
+//! carry mate scores ([`MATE`] less the plies to the five).
 //!
 //! The search runs on one thread and is deterministic for a node or depth limit; time limits and
 //! the stop flag are checked every [`NODES_PER_CHECK`] nodes (well under a millisecond).

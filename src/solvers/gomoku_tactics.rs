@@ -353,8 +353,9 @@ const MIN_COUNTER_VCF_NODES: u64 = 200;
 /// both the ones after which it has no forcing win and the ones its searches could not
 /// decide; when none is proven to hold, our own `fours` as well. An undecided cell stays
 /// beside the holding ones: the checks' node share cannot read a long attack, and a move that
-/// holds it may be the best one (in a game lost to Rapfi, its winning answer to Black's VCT
-/// threat was undecided, and the three cells kept all left White worse by Rapfi's count).
+/// holds it may be the best one (in a position of a game lost to Rapfi, with White to defend
+/// against Black's VCT, Rapfi's answer for White was undecided, and the three cells the checks
+/// proved to hold all left White worse by Rapfi's count).
 /// When a search is stopped, the candidates not refuted by then (checked or not: the
 /// unchecked ones may hold as much as the ones found to). `None` when every candidate is
 /// refuted and we have no four.
@@ -941,9 +942,9 @@ mod tests {
         // Rapfi had announced a forced win for Black two plies before). White's split three
         // H3 H4 H6 has several blocks; the root tactics chose H5 by its priors, White then held,
         // and Black lost. H7 blocks it as well and wins: the root's VCT (since the proof-number
-        // search) finds it, and the alpha-beta proves it too, a ply deeper than it once did
-        // (since it leaves the horizon's open threes to the quiescence), where it also proves
-        // D7 winning.
+        // search) finds it, and the alpha-beta proves it too, at depth 9 where it once did at
+        // 6 (it now leaves the horizon's open threes to the quiescence); at depth 9 it also
+        // proves D7 winning.
         let position = gomoku(&["G6", "K6", "G7", "J5", "E6", "H4", "G3", "H6", "G4", "G5", "F5", "H3"]);
         let h7 = cell(&position, "H7");
         assert_eq!(tactics(&position), Some(h7));
