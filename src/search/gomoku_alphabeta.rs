@@ -314,7 +314,8 @@ enum MoveKind {
     /// reduced, but each costs a ply. (Free, they let a chain of threes deepen the search
     /// without end: depth-4 searches of 400,000 nodes.) At the horizon the quiescence takes
     /// over: searched there, with every own four followed by its block and the same three
-    /// again, they were most of the tree in tactical middle games (see [`NodeCensus`]).
+    /// again, such nodes outnumbered the quiet ones many times in tactical middle games (see
+    /// [`NodeCensus`]).
     ThreeDefence,
     /// The answers to the opponent's VCF at a quiet node: the cells of its line and our own
     /// fours. They cost a ply and late ones are reduced, as quiet moves are (unreduced, a VCF
