@@ -43,9 +43,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-MOVE = re.compile(r';([BW])\[([a-z])([a-z])\](?:C\[([^\]]*)\])?')
-EVAL = re.compile(r'\bEval ([+-]?M?\d+)')
-ANSWER = re.compile(r'^(\d+),(\d+)$')
+# The SGF move, Eval and answer patterns of the teacher-label script beside this one.
+from gomocup_teacher_labels import ANSWER, EVAL, MOVE
+
 WON = 3000
 
 
@@ -81,12 +81,12 @@ def ask(command, moves, ms):
         found = EVAL.search(line)
         if found:
             evaluation = found.group(1)
-        cell = ANSWER.match(line)
-        if cell:
+        if ANSWER.match(line):
             break
     send('END')
     brain.wait(timeout=10)
-    return chr(97 + int(cell.group(1))) + chr(97 + int(cell.group(2))), evaluation
+    x, y = map(int, line.split(','))
+    return chr(97 + x) + chr(97 + y), evaluation
 
 
 def value(evaluation):
