@@ -516,11 +516,21 @@ impl PatternEvaluation {
         self.rescore_around(board, cell, true);
     }
 
-    /// Takes back the last stone of [`play`](PatternEvaluation::play) not taken back yet: the
-    /// scores are again those of the board before it.
+    /// A pass (a search's null move): the scores stay, and [`previous_value`] becomes the
+    /// value of this same position for the side that passed. [`undo`] takes it back.
+    ///
+    /// [`previous_value`]: PatternEvaluation::previous_value
+    /// [`undo`]: PatternEvaluation::undo
+    pub fn pass(&mut self) {
+        self.undo_marks.push(UndoMark { sums: self.sums, changed_from: self.changed_cells.len() });
+    }
+
+    /// Takes back the last stone of [`play`](PatternEvaluation::play) (or the last
+    /// [`pass`](PatternEvaluation::pass)) not taken back yet: the scores are again those of the
+    /// board before it.
     ///
     /// # Panics
-    /// When no stone of `play` is left to take back.
+    /// When no stone of `play` or pass is left to take back.
     pub fn undo(&mut self) {
         let mark = self.undo_marks.pop().expect("undo needs a stone of play");
         for (index, old) in self.changed_cells.drain(mark.changed_from..).rev() {
@@ -814,6 +824,26 @@ mod tests {
             assert_eq!(fresh.sums.crossing_totals, evaluation.sums.crossing_totals);
         }
         assert!(played > 5, "the walk played too few stones: {played}");
+    }
+
+    #[test]
+    fn after_a_pass_the_previous_value_is_the_same_position_for_the_side_that_passed() {
+        let mut board = ThreatBoard::empty(15, 15, false);
+        let mut evaluation = PatternEvaluation::new(&board);
+        for (color, x, y) in [(Color::Black, 7, 7), (Color::White, 8, 8), (Color::Black, 7, 8)] {
+            let cell = board.cell(x, y);
+            board.play(color, cell);
+            evaluation.play(&board, cell);
+        }
+        // White to move passes: Black is to move in the same position.
+        let (white, black) = (evaluation.position_value(Color::White), evaluation.position_value(Color::Black));
+        let before = evaluation.previous_value(Color::White);
+        evaluation.pass();
+        assert_eq!(evaluation.previous_value(Color::Black), Some(white));
+        assert_eq!(evaluation.position_value(Color::Black), black);
+        evaluation.undo();
+        assert_eq!(evaluation.previous_value(Color::White), before);
+        assert_eq!(evaluation.position_value(Color::White), white);
     }
 
     #[test]
