@@ -96,12 +96,12 @@ const RAZOR_DEPTH: u32 = 1;
 const RAZOR_MARGIN: i32 = 200;
 
 /// Null-move pruning, as chess engines and Rapfi do: at a quiet null-window node (no four or
-/// open three of the opponent to answer, and with `VCF_CHECK_DEPTH` plies left no VCF found
-/// for either side) with at least `NULL_MOVE_MIN_DEPTH` plies left whose evaluation reaches
-/// beta, the side to move passes and the opponent, moving twice, is searched
-/// `NULL_MOVE_REDUCTION` plies shallower besides the pass; when even so it stays below beta,
-/// the node cuts. Not below another pass. In 5 s a move against Rapfi it searched about a
-/// ply deeper in the median (see `weights/README.md`).
+/// open three of the opponent to answer, and no VCF found for either side by the in-tree
+/// checks, which such a node runs) with at least `NULL_MOVE_MIN_DEPTH` plies left whose
+/// evaluation reaches beta, the side to move passes and the opponent, moving twice, is
+/// searched `NULL_MOVE_REDUCTION` plies shallower besides the pass; when even so it stays
+/// below beta, the node cuts. Not below another pass. In 5 s a move against Rapfi it searched
+/// about a ply deeper in the median (see `weights/README.md`).
 const NULL_MOVE_MIN_DEPTH: u32 = 3;
 const NULL_MOVE_REDUCTION: u32 = 3;
 
@@ -1275,7 +1275,7 @@ mod tests {
         assert_eq!(searcher.null_move_cut(4, 2, alpha, beta), None, "an evaluation below beta");
         searcher.below_pass = true;
         assert_eq!(searcher.null_move_cut(4, 2, value - 1_001, value - 1_000), None, "no pass below a pass");
-        // Only cutting searches ran: two tried, one cut.
+        // Only the first call searched a pass, and it cut.
         assert_eq!((searcher.census.null_moves, searcher.census.null_move_cuts), (1, 1));
     }
 
