@@ -1031,7 +1031,7 @@ impl<'a> Searcher<'a> {
         self.evaluation.pass();
         self.to_move = self.to_move.opponent();
         self.below_pass = true;
-        let score = -self.negamax(depth - 1 - NULL_MOVE_REDUCTION.min(depth - 1), ply + 1, -beta, -beta + 1);
+        let score = -self.negamax(depth.saturating_sub(1 + NULL_MOVE_REDUCTION), ply + 1, -beta, -beta + 1);
         self.below_pass = false;
         self.to_move = self.to_move.opponent();
         self.evaluation.undo();
