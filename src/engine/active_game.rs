@@ -548,15 +548,25 @@ impl<G: Game> GameState<G> {
         let time = request.limits.target_time.or(request.limits.max_time);
         let budget = time.map(|budget| budget.mul_f64(share));
         let threads = self.search.params().threads;
+        let started = Instant::now();
         let verdict =
-            with_deadline(budget, request.stop, |stop| solved_move(position, &SolveContext { threads, budget, stop }))?;
+            with_deadline(budget, request.stop, |stop| solved_move(position, &SolveContext { threads, budget, stop }));
+        // The time is logged whatever the verdict: the solver's share is time the search lacks.
+        let seconds = started.elapsed().as_secs_f64();
         match verdict {
-            SolverVerdict::Play(mv) | SolverVerdict::PlayExact { mv, .. } => {
-                log::info!("{} {}: played by the exact solver", position.to_move(), position.format_move(mv));
+            Some(SolverVerdict::Play(mv) | SolverVerdict::PlayExact { mv, .. }) => {
+                log::info!(
+                    "{} {}: played by the exact solver in {seconds:.2} s",
+                    position.to_move(),
+                    position.format_move(mv)
+                );
             }
-            SolverVerdict::Lost => log::info!("{}: proven lost by the exact solver", position.to_move()),
+            Some(SolverVerdict::Lost) => {
+                log::info!("{}: proven lost by the exact solver in {seconds:.2} s", position.to_move());
+            }
+            None => log::debug!("{}: the exact solver decided nothing in {seconds:.2} s", position.to_move()),
         }
-        Some(verdict)
+        verdict
     }
 
     /// The search's choice `best` unless the `refuted_move` check finds the opponent wins by
@@ -574,26 +584,34 @@ impl<G: Game> GameState<G> {
     ) -> G::Move {
         let threads = self.search.params().threads;
         let candidates = std::iter::once(best).chain(alternatives).take(REFUTATION_CANDIDATES);
-        with_deadline(budget, interrupt, |stop| {
+        let started = Instant::now();
+        let (chosen, checked) = with_deadline(budget, interrupt, |stop| {
             let context = SolveContext { threads, budget, stop };
+            let mut checked = 0;
             for mv in candidates {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
+                checked += 1;
                 if !refuted(position, mv, &context) {
-                    if mv != best {
-                        log::info!(
-                            "{} {}: played instead of {}, which the opponent refutes by force",
-                            position.to_move(),
-                            position.format_move(mv),
-                            position.format_move(best)
-                        );
-                    }
-                    return mv;
+                    return (mv, checked);
                 }
             }
-            best
-        })
+            (best, checked)
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        if chosen != best {
+            log::info!(
+                "{} {}: played instead of {}, which the opponent refutes by force ({checked} moves checked in \
+                 {seconds:.2} s)",
+                position.to_move(),
+                position.format_move(chosen),
+                position.format_move(best)
+            );
+        } else {
+            log::debug!("{}: the refutation check looked at {checked} moves in {seconds:.2} s", position.to_move());
+        }
+        chosen
     }
 
     /// Runs the search on `position`, turning progress reports into [`AnalysisMove`]s.

@@ -561,13 +561,16 @@ fn gomoku_alphabeta_move(position: &Mnk, context: &MidgameContext) -> Option<Mid
             })
         })
         .flatten();
+    let checks_seconds = started.elapsed().as_secs_f64();
     if let Some(moves) = &root_moves {
         log::info!(
-            "{}: the opponent threatens a forcing win; searching {} moves that stop it: {}",
+            "{}: the opponent threatens a forcing win; searching {} moves that stop it: {} (checks {checks_seconds:.2} s)",
             position.to_move(),
             moves.len(),
             moves.iter().map(|&cell| position.format_move(cell)).collect::<Vec<_>>().join(" ")
         );
+    } else if context.threat_checks {
+        log::debug!("{}: the threat checks narrowed no moves in {checks_seconds:.2} s", position.to_move());
     }
     let mut limits = GomokuLimits { root_moves, ..gomoku_limits(context) };
     let with_time_left = |limits: &mut GomokuLimits, share: f64| {
