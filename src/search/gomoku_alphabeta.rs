@@ -13,8 +13,8 @@
 //!   a double four) it may only play its own fours or a cell after which the opponent has no
 //!   such cell left (none: lost);
 //! - with two or more plies left below the root, a VCF of its own (a short threat search)
-//!   wins, and against one of the opponent's it tries only the cells of that line and its own
-//!   fours;
+//!   wins, and against one of the opponent's it tries only the cells of that line, those that
+//!   turn its forced replies in the line into fours of its own, and its own fours;
 //! - otherwise it tries the empty cells within two cells of a stone, best scored first (a
 //!   cell's score: what a stone there makes for either side, by the learned order where there
 //!   is one), only the best few below the root (on the principal variation all of them, when
@@ -46,7 +46,7 @@ use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
 use crate::knowledge::gomoku_order::{OrderTables, embedded_order_tables};
 use crate::search::deepening::{Heartbeat, LimitWatch, next_iteration_fits};
-use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, solve_vcf_on};
+use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, counter_four_cells, solve_vcf_on};
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -337,8 +337,9 @@ enum MoveKind {
     /// again, such nodes outnumbered the quiet ones many times in tactical middle games (see
     /// [`NodeCensus`]).
     ThreeDefence,
-    /// The answers to the opponent's VCF at a quiet node: the cells of its line and our own
-    /// fours. They cost a ply and late ones are reduced, as quiet moves are (unreduced, a VCF
+    /// The answers to the opponent's VCF at a quiet node: the cells of its line, the cells that
+    /// turn our replies in it into fours of our own, and our own fours. They cost a ply and
+    /// late ones are reduced, as quiet moves are (unreduced, a VCF
     /// that survives most of its line's cells made whole subtrees of unreduced nodes: with
     /// checks from three plies left, 27.6 million nodes to depth 11 on a probe position against
     /// 3.0 million reduced). A loss among them is no proof: a move elsewhere may arm a
@@ -687,8 +688,10 @@ impl<'a> Searcher<'a> {
         self.nodes += theirs.nodes;
         self.census.threat_checks += theirs.nodes;
         let VcfOutcome::Win(line) = theirs.outcome else { return None };
+        // Its line's cells, our fours, and the cells that turn our replies in it into fours of
+        // ours (a counter-four the line's windows do not show).
         let mut answers = *self.board.four_points(side);
-        for &cell in &line {
+        for cell in line.iter().copied().chain(counter_four_cells(&mut self.board, side, &line)) {
             if self.board.is_empty(cell) {
                 answers.insert(cell);
             }
@@ -1147,6 +1150,7 @@ mod tests {
     use crate::games::mnk::MnkConfig;
     use crate::games::{Game, GameConfig};
     use crate::knowledge::gomoku_order::{embedded_order, order_features};
+    use crate::solvers::gomoku_tactics::tests::COUNTER_FOUR_GAME;
     use std::sync::atomic::Ordering;
 
     /// The position after `moves` (GTP vertices, Black first) on a 15x15 board.
@@ -1392,7 +1396,8 @@ mod tests {
         }
         assert!(searcher.nodes > 0, "the VCF's nodes count");
         assert!(before == searcher.board.threat_snapshot(), "the board is restored");
-        // White to move: only the cells of Black's line and White's fours (on row 14).
+        // White to move: only the cells of Black's line, White's fours (on row 14) and the
+        // cells that make White's replies in the line fours.
         let position = set_up(&black, &white, Color::White);
         let VcfOutcome::Win(line) = solve_vcf(&position, Color::Black, &VcfOptions::vcf(), &stop).outcome else {
             panic!("Black has a VCF");
@@ -1400,10 +1405,11 @@ mod tests {
         let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
         let white_fours: Vec<Cell> = searcher.board.four_points(Color::White).iter().collect();
         assert!(!white_fours.is_empty());
+        let counter_fours = counter_four_cells(&mut searcher.board, Color::White, &line);
         match searcher.node_moves(1, DEEPER_WIDTH, true) {
             NodeMoves::Search { moves, kind, complete } => {
                 assert!(kind == MoveKind::VcfDefence && !complete, "answers to a VCF prove nothing");
-                let mut expected: Vec<Cell> = line.iter().chain(&white_fours).copied().collect();
+                let mut expected: Vec<Cell> = line.iter().chain(&white_fours).chain(&counter_fours).copied().collect();
                 expected.sort();
                 expected.dedup();
                 let mut moves = moves;
@@ -1416,6 +1422,30 @@ mod tests {
         let position = set_up(&black[..5], &white, Color::White);
         let mut searcher = Searcher::new(&position, &limits, vec![Entry::default(); 1 << 10]);
         assert!(matches!(searcher.node_moves(1, DEEPER_WIDTH, true), NodeMoves::Search { kind: MoveKind::Quiet, .. }));
+    }
+
+    #[test]
+    fn inside_the_tree_a_counter_four_answers_a_vcf() {
+        // White to move against Black's VCFs (see `COUNTER_FOUR_GAME`): G12 stops them by
+        // turning White's forced D9 into a four, and the tree's answers include it. Asked for
+        // Black the move before, the search (5 s) rated E12 92% with G12 left out and 5% with it.
+        let position = gomoku(&COUNTER_FOUR_GAME);
+        let g12 = cell(&position, "G12");
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(&position, &GomokuLimits::to_depth(4, &stop), vec![Entry::default(); 1 << 10]);
+        let before = searcher.board.threat_snapshot();
+        match searcher.node_moves(1, DEEPER_WIDTH, true) {
+            NodeMoves::Search { moves, kind, .. } => {
+                assert!(kind == MoveKind::VcfDefence, "Black's VCF found");
+                assert!(
+                    moves.contains(&g12),
+                    "{:?}",
+                    moves.iter().map(|&mv| position.format_move(mv)).collect::<Vec<_>>()
+                );
+            }
+            NodeMoves::Decided(..) => panic!("White has moves"),
+        }
+        assert!(before == searcher.board.threat_snapshot(), "the board is restored");
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::gomoku_lambda::{Vc3Options, solve_vc3};
 use super::gomoku_vcf::{
-    VcfOptions, VcfOutcome, VcfPuzzle, VcfResult, immediate_win, must_block, solve_vcf, solve_vct, verify_vcf_line,
+    VcfOptions, VcfOutcome, VcfPuzzle, VcfResult, counter_four_cells, immediate_win, must_block, solve_vcf, solve_vct,
+    verify_vcf_line,
 };
 use crate::games::mnk::gomoku_knowledge::{self, five_points};
 use crate::games::mnk::gomoku_threats::{LINE_DIRECTIONS, ThreatBoard, is_five_in_a_row};
@@ -89,11 +90,16 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    // 3. The opponent's threats: the cells that can matter are those of its VCF line, the
-    // blocks of its open threes, and our own fours (each forces a reply first).
+    // 3. The opponent's threats: the cells that can matter are those of its VCF line and the
+    // ones that make our replies in it fours of ours, the blocks of its open threes, and our
+    // own fours (each forces a reply first).
     let check = VcfOptions { max_nodes: limits.defence_nodes, ..VcfOptions::vcf() };
     let mut candidates: Vec<Cell> = match solve_vcf(position, opponent, &check, stop).outcome {
-        VcfOutcome::Win(line) => line,
+        VcfOutcome::Win(line) => {
+            let mut cells = counter_four_cells(&mut ThreatBoard::new(position), side, &line);
+            cells.extend(line);
+            cells
+        }
         _ => Vec::new(),
     };
     let three_blocks = must_block(position);
@@ -132,8 +138,9 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
 /// the side to move within about `max_nodes` threat-search nodes (a quarter each for its own
 /// VCF and VCT and the opponent's, the defence checks on top): a five, a VCF or a VCT names
 /// the winning move; otherwise, when the opponent threatens one (a five point, a VCF or a VCT
-/// if we passed), the defence set holds the cells of its line, the blocks of its open threes,
-/// and our own fours (and, against a VCT, our own threes: a counter-threat it must answer).
+/// if we passed), the defence set holds the cells of its line, the cells that turn our replies
+/// in it into fours, the blocks of its open threes, and our own fours (and, against a VCT, our
+/// own threes: a counter-threat it must answer).
 /// Each defence is checked by the opponent's VCF after it; those that leave one are proven
 /// lost. Deterministic: node limits only, no clock.
 pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
@@ -189,8 +196,8 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
         return threats;
     }
     // 4. The defence set, each candidate checked against the opponent's VCF.
-    let board = ThreatBoard::new(position);
-    let mut candidates = defence_candidates(&board, side, &line, by_threes);
+    let mut board = ThreatBoard::new(position);
+    let mut candidates = defence_candidates(&mut board, side, &line, by_threes);
     candidates.extend(three_blocks.unwrap_or_default());
     candidates.extend(board.four_points(side).iter());
     candidates.sort();
@@ -211,10 +218,12 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
 /// line, and every empty cell within four cells on the lines of its attacking moves (a four or
 /// a three is spoilt by any cell of its window, and the line is one branch of the proof: in a
 /// game lost to Rapfi no cell of a VCF's line held, while a cell of its five's window did);
-/// against a VCT (`by_threes`) also our own open threes, a counter-threat it must answer.
-/// Sorted, without repeats.
-pub(super) fn defence_candidates(board: &ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
-    let mut candidates = line.to_vec();
+/// against a VCT (`by_threes`) also our own open threes, a counter-threat it must answer; and
+/// the cells that make one of our replies in the line a four of ours ([`counter_four_cells`]),
+/// which need lie on none of its windows. Sorted, without repeats.
+pub(super) fn defence_candidates(board: &mut ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
+    let mut candidates = counter_four_cells(board, side, line);
+    candidates.extend(line);
     for &attack in line.iter().step_by(2) {
         for direction in 0..LINE_DIRECTIONS.len() {
             for steps in (-4..=4).filter(|&steps| steps != 0) {
@@ -277,7 +286,7 @@ pub fn forcing_defences(position: &Mnk, limits: &DefenceLimits, stop: &AtomicBoo
         ThreatWin::Stopped | ThreatWin::NotFound | ThreatWin::Unknown => return None,
     };
     let mut board = ThreatBoard::new(position);
-    let mut candidates = defence_candidates(&board, side, &line, by_threes);
+    let mut candidates = defence_candidates(&mut board, side, &line, by_threes);
     candidates.extend(must_block(position).unwrap_or_default());
     // Against threes, a move that arms a VCF of our own is a defence no cell of the threat's
     // lines shows (in a game lost to Rapfi, Black's only winning move was such a one).
@@ -666,7 +675,7 @@ pub fn solve_won_positions(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::games::mnk::MnkConfig;
     use crate::search::gomoku_alphabeta::{GomokuLimits, search_gomoku};
@@ -933,6 +942,51 @@ mod tests {
         assert!(defences.contains(&searched.best_move), "{searched:?}");
         // A quiet position needs no tactics.
         assert_eq!(tactics(&gomoku(&["H8", "J9"])), None);
+    }
+
+    /// 45 stones of a game ponder lost as Black against Rapfi (2026-12-08, c-gomoku-cli, ponder
+    /// 6385660 at 5 s a move, Rapfi 0.25 s; opening 2 of
+    /// tests/data/gomoku/rapfi-match-openings-offset.txt), White to move. Black threatens the
+    /// VCFs C10 D9 D11 and H12 J13 G12. Rapfi answered G12, which blocks the second and makes
+    /// White's forced D9 in the first a four on the diagonal D9 E10 F11 G12; ponder, whose
+    /// defences were read from the lines' windows, searched only its own fours.
+    pub(crate) const COUNTER_FOUR_GAME: [&str; 45] = [
+        "F6", "G8", "G6", "H6", "G5", "F5", "E7", "D8", "D6", "E6", "G4", "G3", "F7", "H5", "G7", "H7", "H4", "J3",
+        "H8", "E5", "F9", "F8", "D7", "C7", "E8", "G10", "C6", "B5", "F4", "E4", "E9", "G9", "F12", "E10", "G11",
+        "H10", "D10", "J10", "F10", "K10", "L10", "E11", "F13", "F11", "E12",
+    ];
+
+    #[test]
+    fn a_counter_four_at_a_forced_reply_defends_against_a_vcf() {
+        let position = gomoku(&COUNTER_FOUR_GAME);
+        let [c10, d9, d11, g12] = ["C10", "D9", "D11", "G12"].map(|text| cell(&position, text));
+        let line = [c10, d9, d11];
+        let mut board = ThreatBoard::new(&position);
+        let before = board.threat_snapshot();
+        let counters = counter_four_cells(&mut board, Color::White, &line);
+        assert!(before == board.threat_snapshot(), "the board is left as it was");
+        assert!(counters.contains(&g12), "{counters:?}");
+        // Each makes White's reply D9 a four, which it was not, and G12 lies on no window of
+        // Black's attacking moves: the line's windows alone missed it.
+        assert!(!board.four_points(Color::White).contains(d9));
+        for &counter in &counters {
+            assert!(board.is_empty(counter));
+            board.play(Color::White, counter);
+            assert!(board.four_points(Color::White).contains(d9), "{}", position.format_move(counter));
+            board.undo();
+        }
+        let on_windows = [c10, d11].iter().any(|&attack| {
+            (0..LINE_DIRECTIONS.len())
+                .any(|direction| (-4..=4).any(|steps| board.step(attack, direction, steps) == Some(g12)))
+        });
+        assert!(!on_windows);
+        assert!(defence_candidates(&mut board, Color::White, &line, false).contains(&g12));
+        // The root tactics verify it as White's only defence and play it, and the defences a
+        // search is limited to hold it too (before, the checks refuted every candidate and
+        // kept White's own fours alone).
+        assert_eq!(tactics(&position), Some(g12));
+        let (defences, named) = named_defences(&position, &DefenceLimits::for_seconds(1.0));
+        assert!(defences.contains(&g12), "{named:?}");
     }
 
     #[test]

@@ -800,6 +800,38 @@ pub(super) fn three_defences_on(board: &mut ThreatBoard, threatening: Color) -> 
     ThreatSearch::new(board, threatening, Mode::Threats, u64::MAX, &stop).three_defences()
 }
 
+/// The empty cells where a stone of `defender` on `board` makes one of the defender's replies
+/// in an attacker's forcing `line` (its odd-indexed cells) a four point of the defender's own,
+/// which it was not: at that reply the attacker then meets a counter-four and must block it.
+/// Such a cell may lie on none of the line's windows. In a game lost to Rapfi (2026-12-08,
+/// opening 2, White to move at stone 46), Black's VCF C10 D9 D11 was stopped only by G12,
+/// which made White's forced D9 a four on the diagonal D9-G12; the defences read from the line
+/// missed it and every one of them lost. Sorted, without repeats.
+pub fn counter_four_cells(board: &mut ThreatBoard, defender: Color, line: &[Cell]) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for &reply in line.iter().skip(1).step_by(2) {
+        if !board.is_empty(reply) || board.four_points(defender).contains(reply) {
+            continue;
+        }
+        for direction in 0..LINE_DIRECTIONS.len() {
+            for steps in (-4..=4).filter(|&steps| steps != 0) {
+                let Some(cell) = board.step(reply, direction, steps).filter(|&cell| board.is_empty(cell)) else {
+                    continue;
+                };
+                board.play(defender, cell);
+                let armed = board.four_points(defender).contains(reply);
+                board.undo();
+                if armed {
+                    cells.push(cell);
+                }
+            }
+        }
+    }
+    cells.sort();
+    cells.dedup();
+    cells
+}
+
 /// One test position: a position and the side that wins it (by continuous fours, in the VCF
 /// puzzle files; by force, in the won-position tables).
 #[derive(Clone, Debug)]
