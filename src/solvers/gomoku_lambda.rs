@@ -10,10 +10,11 @@
 //! also threatens a VCT, and from there the defences run out.
 //!
 //! The defender's moves are those [`defence_candidates`] finds for the threatened VCT's line (its
-//! cells and every cell within four of its attacking moves on their lines), its own fours and
-//! open threes (a counter-threat the attacker must answer first), or the block of the
-//! attacker's five point. A cell outside that set may stop a long VCT, so a win here is as sound
-//! as the defence set, the same set the root uses against the opponent's VCT
+//! cells, every cell within four of its attacking moves on their lines, and the cells that turn
+//! a forced reply in it into a four of the defender's), its own fours and open threes (a
+//! counter-threat the attacker must answer first), or the block of the attacker's five point.
+//! A cell outside that set may stop a long VCT, so a win here is as sound as the defence set,
+//! the same set the root uses against the opponent's VCT
 //! ([`super::gomoku_tactics::forcing_defences`]). A VCT that runs out of nodes counts as no
 //! threat (for the attacker) and as no refutation (for a defence): limits only make the search
 //! find less.

@@ -804,9 +804,10 @@ pub(super) fn three_defences_on(board: &mut ThreatBoard, threatening: Color) -> 
 /// in an attacker's forcing `line` (its odd-indexed cells) a four point of the defender's own,
 /// which it was not: at that reply the attacker then meets a counter-four and must block it.
 /// Such a cell may lie on none of the line's windows. In a game lost to Rapfi (2026-12-08,
-/// opening 2, White to move at stone 46), Black's VCF C10 D9 D11 was stopped only by G12,
-/// which made White's forced D9 a four on the diagonal D9-G12; the defences read from the line
-/// missed it and every one of them lost. Sorted, without repeats.
+/// opening 2, White to move at stone 46), Rapfi stopped Black's VCF C10 D9 D11 with G12,
+/// which made White's forced D9 a four on the diagonal D9-G12; the defences read from the
+/// line's windows missed it, and the root's checks refuted every one of them. Sorted, without
+/// repeats.
 pub fn counter_four_cells(board: &mut ThreatBoard, defender: Color, line: &[Cell]) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &reply in line.iter().skip(1).step_by(2) {
