@@ -46,7 +46,7 @@ use crate::games::mnk::{Cell, Mnk};
 use crate::knowledge::gomoku_eval::PatternEvaluation;
 use crate::knowledge::gomoku_order::{OrderTables, embedded_order_tables};
 use crate::search::deepening::{Heartbeat, LimitWatch, next_iteration_fits};
-use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, counter_four_cells, solve_vcf_on};
+use crate::solvers::gomoku_vcf::{VcfOptions, VcfOutcome, line_defences, solve_vcf_on};
 
 /// The score of a five made at the root; a five `n` plies later scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -688,13 +688,11 @@ impl<'a> Searcher<'a> {
         self.nodes += theirs.nodes;
         self.census.threat_checks += theirs.nodes;
         let VcfOutcome::Win(line) = theirs.outcome else { return None };
-        // Its line's cells, our fours, and the cells that turn our replies in it into fours of
+        // Our fours, the line's cells, and the cells that turn our replies in it into fours of
         // ours (a counter-four the line's windows do not show).
         let mut answers = *self.board.four_points(side);
-        for cell in line.iter().copied().chain(counter_four_cells(&mut self.board, side, &line)) {
-            if self.board.is_empty(cell) {
-                answers.insert(cell);
-            }
+        for cell in line_defences(&mut self.board, side, &line) {
+            answers.insert(cell);
         }
         let moves = self.sorted(answers.iter());
         Some(NodeMoves::Search { moves, kind: MoveKind::VcfDefence, complete: false })
@@ -1151,6 +1149,7 @@ mod tests {
     use crate::games::{Game, GameConfig};
     use crate::knowledge::gomoku_order::{embedded_order, order_features};
     use crate::solvers::gomoku_tactics::tests::COUNTER_FOUR_GAME;
+    use crate::solvers::gomoku_vcf::counter_four_cells;
     use std::sync::atomic::Ordering;
 
     /// The position after `moves` (GTP vertices, Black first) on a 15x15 board.

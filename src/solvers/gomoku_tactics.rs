@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::gomoku_lambda::{Vc3Options, solve_vc3};
 use super::gomoku_vcf::{
-    VcfOptions, VcfOutcome, VcfPuzzle, VcfResult, counter_four_cells, immediate_win, must_block, solve_vcf, solve_vct,
+    VcfOptions, VcfOutcome, VcfPuzzle, VcfResult, immediate_win, line_defences, must_block, solve_vcf, solve_vct,
     verify_vcf_line,
 };
 use crate::games::mnk::gomoku_knowledge::{self, five_points};
@@ -94,12 +94,9 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     // ones that make our replies in it fours of ours, the blocks of its open threes, and our
     // own fours (each forces a reply first).
     let check = VcfOptions { max_nodes: limits.defence_nodes, ..VcfOptions::vcf() };
+    let mut board = ThreatBoard::new(position);
     let mut candidates: Vec<Cell> = match solve_vcf(position, opponent, &check, stop).outcome {
-        VcfOutcome::Win(line) => {
-            let mut cells = counter_four_cells(&mut ThreatBoard::new(position), side, &line);
-            cells.extend(line);
-            cells
-        }
+        VcfOutcome::Win(line) => line_defences(&mut board, side, &line),
         _ => Vec::new(),
     };
     let three_blocks = must_block(position);
@@ -111,8 +108,7 @@ pub fn tactical_move(position: &Mnk, limits: &TacticsLimits, stop: &AtomicBool) 
     candidates.dedup();
     // Our fours off those cells only put the threat off by a move: they are kept for when
     // nothing else defends.
-    let delaying_fours: Vec<Cell> =
-        ThreatBoard::new(position).four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
+    let delaying_fours: Vec<Cell> = board.four_points(side).iter().filter(|cell| !candidates.contains(cell)).collect();
     // Only one defence or several matters below, so the checks stop at the second.
     let mut nodes = 0;
     let defences = verified_defences(position, &candidates, 2, &check, stop, &mut nodes)?;
@@ -219,11 +215,11 @@ pub fn node_threats(position: &Mnk, max_nodes: u64) -> NodeThreats<Cell> {
 /// a three is spoilt by any cell of its window, and the line is one branch of the proof: in a
 /// game lost to Rapfi no cell of a VCF's line held, while a cell of its five's window did);
 /// against a VCT (`by_threes`) also our own open threes, a counter-threat it must answer; and
-/// the cells that make one of our replies in the line a four of ours ([`counter_four_cells`]),
+/// the cells that make one of our replies in the line a four of ours
+/// ([`counter_four_cells`](super::gomoku_vcf::counter_four_cells)),
 /// which need lie on none of its windows. Sorted, without repeats.
 pub(super) fn defence_candidates(board: &mut ThreatBoard, side: Color, line: &[Cell], by_threes: bool) -> Vec<Cell> {
-    let mut candidates = counter_four_cells(board, side, line);
-    candidates.extend(line);
+    let mut candidates = line_defences(board, side, line);
     for &attack in line.iter().step_by(2) {
         for direction in 0..LINE_DIRECTIONS.len() {
             for steps in (-4..=4).filter(|&steps| steps != 0) {
@@ -681,7 +677,9 @@ pub(crate) mod tests {
     use crate::search::gomoku_alphabeta::{GomokuLimits, search_gomoku};
     use crate::search::tree::Proof;
     use crate::search::{Limits, RootProof, Search, SearchParams, SearchResult, TreeStats};
-    use crate::solvers::gomoku_vcf::{parse_puzzle_cell, parse_vcf_puzzles_tsv, parse_won_positions_tsv};
+    use crate::solvers::gomoku_vcf::{
+        counter_four_cells, parse_puzzle_cell, parse_vcf_puzzles_tsv, parse_won_positions_tsv,
+    };
 
     const SAMPLE: &str = include_str!("../../tests/data/gomoku/vcf_puzzles_sample.tsv");
     const WON_POSITIONS: &str = include_str!("../../tests/data/gomoku/rapfi_won_positions.tsv");

@@ -833,6 +833,17 @@ pub fn counter_four_cells(board: &mut ThreatBoard, defender: Color, line: &[Cell
     cells
 }
 
+/// The cells that stop an attacker's forcing `line` on `board` wherever its windows do not
+/// show it: the line's own cells, and the [`counter_four_cells`] of `defender`'s replies in it.
+/// The answers every defence set against a line starts from. Sorted, without repeats.
+pub fn line_defences(board: &mut ThreatBoard, defender: Color, line: &[Cell]) -> Vec<Cell> {
+    let mut cells = counter_four_cells(board, defender, line);
+    cells.extend(line);
+    cells.sort();
+    cells.dedup();
+    cells
+}
+
 /// One test position: a position and the side that wins it (by continuous fours, in the VCF
 /// puzzle files; by force, in the won-position tables).
 #[derive(Clone, Debug)]
